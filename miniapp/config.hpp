@@ -1,0 +1,115 @@
+// config.hpp — the validated run configuration parsed from a YAML input deck
+// (see README "Input decks" and inputs/example.yaml). Every default lives in
+// the member initialisers below; parse_deck() is the only place that reads
+// YAML. Errors are DeckError with the file, the key and the line.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mmapp {
+
+/// Element type of A, B and C.
+enum class DType { f32, f64 };
+
+/// Initialisation of A and B.
+/// - random:   A and B uniform in [-1, 1] from a counter-based generator keyed
+///             on (seed, matrix, i, j), so values do not depend on rank count.
+/// - identity: A random, B = I (requires k == n); C must equal A bit for bit.
+/// - ones:     A = B = 1; every element of C must equal k exactly.
+enum class Init { random, identity, ones };
+
+/// How the rows of A and C are split across MPI ranks.
+enum class SplitKind { even, rows, weights, auto_weights };
+
+/// Where the distributed rows come from.
+/// - scatter: rank 0 creates A and B, MPI_Scatterv rows of A, MPI_Bcast B,
+///            MPI_Gatherv C (each phase timed).
+/// - local:   every rank generates its own rows; nothing is distributed.
+enum class DataMode { scatter, local };
+
+/// One GEMM problem C(m x n) = A(m x k) * B(k x n); all >= 1.
+struct ProblemSize {
+  long m = 0, n = 0, k = 0;
+};
+
+/// One kernel to run, as named in the deck's `kernels:` list.
+/// tile = {block_m, block_n, block_k} and thread_tile = {thread_m, thread_n};
+/// all-zero means "the kernel's default for the backend".
+struct KernelSpec {
+  std::string name;                  ///< naive | shared | tiled | kokkoskernels
+  std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
+  std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
+};
+
+/// The row split: `even` (default), explicit `rows`, `weights`, or `auto`.
+struct Decomposition {
+  SplitKind kind = SplitKind::even;
+  std::vector<long> rows;            ///< kind == rows: one per rank, sum == m
+  std::vector<double> weights;       ///< kind == weights: one per rank, > 0
+  long calibration_n = 1024;         ///< kind == auto_weights: size of the timed calibration GEMM
+};
+
+/// The whole validated configuration.
+struct Config {
+  std::string deck_path;             ///< file it was read from ("" for defaults)
+
+  // problem:
+  std::vector<ProblemSize> sizes;    ///< one or more (a sweep); problem.n / m,n,k / sizes
+  std::vector<DType> dtypes{DType::f32};
+  Init init = Init::random;
+  std::uint64_t seed = 12345;
+
+  // kernels:
+  std::vector<KernelSpec> kernels;   ///< in deck order; default: naive, tiled, kokkoskernels
+
+  // run:
+  int warmup = 1;                    ///< untimed runs per kernel, >= 0
+  int repetitions = 5;               ///< timed runs per kernel, >= 1
+  std::vector<std::string> backend;  ///< empty: the build's default; one entry, or one per rank
+  bool rotate_inputs = true;         ///< rotate input sets when A+B+C fit in the L2 (cuda)
+
+  // verify:
+  bool verify = true;
+  double tolerance = 3.0;            ///< multiple of the dtype's epsilon (SLATE's default)
+
+  // output:
+  std::string report_path;           ///< "" = no JSON report
+
+  // parallel:
+  Decomposition decomposition;
+  DataMode data_mode = DataMode::scatter;
+  bool share_devices = false;        ///< allow more ranks on a node than GPUs
+
+  std::string resolved_yaml;         ///< the deck after --set overrides and defaults, as YAML
+};
+
+/// A bad deck or override: what(), e.g.
+///   "inputs/x.yaml:7: problem.m: expected an integer >= 1, got 'abc'".
+struct DeckError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses and validates the deck at `path`, applying `overrides` ("key=value",
+/// dotted keys such as "problem.n=4096", applied in order, a value parsed as
+/// YAML) before validation.
+/// Throws DeckError for an unreadable or malformed file, an unknown key (with
+/// a did-you-mean suggestion), a wrong type, a missing required key, a value
+/// out of range, or a malformed override. Never returns a partial Config.
+Config parse_deck(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// Same as parse_deck but from YAML text; `name` is used in messages.
+Config parse_deck_string(const std::string& yaml_text, const std::string& name,
+                         const std::vector<std::string>& overrides = {});
+
+/// "float" / "double".
+const char* to_string(DType t);
+/// "random" / "identity" / "ones".
+const char* to_string(Init i);
+/// "scatter" / "local".
+const char* to_string(DataMode d);
+
+}  // namespace mmapp

@@ -1,0 +1,82 @@
+// exec_spaces.hpp — the Kokkos execution spaces compiled into this binary,
+// by their run-time names ("serial", "openmp", "cuda"), and a dispatcher that
+// calls a generic lambda with a default-constructed instance of the space
+// named at run time. This is how one binary built with the `cuda` preset runs
+// either backend.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace mmapp {
+
+namespace detail {
+#ifdef KOKKOS_ENABLE_SERIAL
+using SerialList = std::tuple<Kokkos::Serial>;
+#else
+using SerialList = std::tuple<>;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+using OpenMPList = std::tuple<Kokkos::OpenMP>;
+#else
+using OpenMPList = std::tuple<>;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+using CudaList = std::tuple<Kokkos::Cuda>;
+#else
+using CudaList = std::tuple<>;
+#endif
+}  // namespace detail
+
+/// The execution spaces compiled into this binary, as a std::tuple type list
+/// for templated tests (Catch2 TEMPLATE_LIST_TEST_CASE).
+using EnabledSpaces = decltype(std::tuple_cat(std::declval<detail::SerialList>(),
+                                              std::declval<detail::OpenMPList>(),
+                                              std::declval<detail::CudaList>()));
+
+/// Names of the execution spaces enabled in this build, host first
+/// ("serial", "openmp", "cuda"), in the order Kokkos lists them.
+inline std::vector<std::string> enabled_backends() {
+  std::vector<std::string> names;
+#ifdef KOKKOS_ENABLE_SERIAL
+  names.emplace_back("serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  names.emplace_back("openmp");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  names.emplace_back("cuda");
+#endif
+  return names;
+}
+
+/// Run-time name of the default execution space: "cuda" in a CUDA build,
+/// else "openmp", else "serial".
+inline std::string default_backend() { return enabled_backends().back(); }
+
+/// Calls `f(Space{})` for the execution space named `backend`.
+/// Throws std::invalid_argument naming the compiled-in backends when
+/// `backend` was not compiled into this binary.
+template <class F>
+decltype(auto) with_backend(const std::string& backend, F&& f) {
+#ifdef KOKKOS_ENABLE_SERIAL
+  if (backend == "serial") return f(Kokkos::Serial{});
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  if (backend == "openmp") return f(Kokkos::OpenMP{});
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  if (backend == "cuda") return f(Kokkos::Cuda{});
+#endif
+  std::string known;
+  for (const auto& n : enabled_backends()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("backend '" + backend + "' is not compiled into this binary (available: " +
+                              known + ")");
+}
+
+}  // namespace mmapp

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the `cuda` preset on a GPU node that reaches no package archive
+# (Ubuntu 24.04, CUDA 13.0, CMake 4.x, OpenMPI, Catch2 3.4 preinstalled),
+# from the Kokkos sources carried beside the checkout in .kokkos-src/ (made
+# by scripts/pack-kokkos-sources.sh), then runs what is asked. Every GPU
+# figure of this project comes from this script.
+#
+# Usage: scripts/gpu-node.sh [--np N] COMMAND...
+#   build                      configure + build only (prints the build time)
+#   info                       nvidia-smi, and the Kokkos configuration from mmapp
+#   test                       the Catch2 suite through ctest (1 and 2 ranks)
+#   run DECK [mmapp args...]   mpirun -np N build/cuda/miniapp/mmapp DECK ...
+# Several commands may follow one another: `build test run inputs/3072.yaml`.
+# Environment: OUT (if set) receives logs and reports; MMAPP_BUILD_JOBS.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
+export PATH=/usr/local/cuda/bin:$PATH
+out=${OUT:-$top/build/gpu-node-out}
+mkdir -p "$out"
+np=1
+archive="$top/.kokkos-src/kokkos-3.4.01-sources.tar.gz"
+bin="$top/build/cuda/miniapp/mmapp"
+
+build() {
+  if [[ ! -f "$archive" && ! -d "$MMAPP_CACHE_DIR/kokkos-3.4.01" ]]; then
+    echo "gpu-node: $archive is missing; run scripts/pack-kokkos-sources.sh on a machine with apt and carry .kokkos-src/" >&2
+    exit 1
+  fi
+  local t0=$SECONDS
+  cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" >"$out/configure.log" 2>&1 ||
+    { tail -n 40 "$out/configure.log"; exit 1; }
+  cmake --build --preset cuda -j "${MMAPP_BUILD_JOBS:-$(nproc)}" >"$out/build.log" 2>&1 ||
+    { grep -E -A5 "error|FAILED" "$out/build.log" | head -n 80; exit 1; }
+  echo "gpu-node: cuda preset configured and built in $((SECONDS - t0)) s on $(nproc) cores"
+}
+
+while (($#)); do
+  case "$1" in
+    --np) np=$2; shift 2 ;;
+    build) build; shift ;;
+    info)
+      nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv
+      mpirun -np "$np" --oversubscribe "$bin" --kokkos-info 2>&1 | tee "$out/info.log"
+      shift ;;
+    test)
+      (cd build/cuda && ctest --output-on-failure 2>&1 | tee "$out/ctest.log")
+      shift ;;
+    run)
+      deck=$2; shift 2
+      args=()
+      while (($#)) && [[ "$1" != build && "$1" != info && "$1" != test && "$1" != run && "$1" != --np ]]; do
+        args+=("$1"); shift
+      done
+      mpirun -np "$np" --oversubscribe "$bin" "$deck" "${args[@]}" 2>&1 | tee -a "$out/run.log"
+      ;;
+    *) echo "gpu-node: unknown command '$1' (build, info, test, run DECK ...)" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs, with apt, the Debian packages mmapp needs to build and test, when
+# they are missing. Catch2 v3 comes from bookworm-backports through a private
+# apt configuration derived from the system's own Debian sources, so the
+# system's apt setup is left as it was. Safe to run again: it installs nothing
+# that is already there.
+#
+# Usage: scripts/setup-debian.sh [--with-slurm]
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/apt-private.sh
+source "$here/apt-private.sh"
+
+packages=(
+  cmake ninja-build g++ make git patch pkg-config ca-certificates
+  libopenmpi-dev openmpi-bin
+  libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
+  libopenblas-dev
+  python3
+)
+[[ "${1:-}" == "--with-slurm" ]] && packages+=(slurm-wlm munge)
+
+sudo_cmd=()
+[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "mmapp setup: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Catch2 v3: Debian bookworm main has only the v2 single header (2.13), so take
+# libcatch2-dev from bookworm-backports (3.7.x), as the GPU image has 3.4.
+if ! dpkg-query -W -f='${Version}' libcatch2-dev 2>/dev/null | grep -q '^3\.'; then
+  echo "mmapp setup: installing Catch2 v3 (libcatch2-dev) from bookworm-backports"
+  apt_private_init backports "deb" "bookworm-backports"
+  "${sudo_cmd[@]}" apt-get "${APT_PRIVATE_OPTS[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get "${APT_PRIVATE_OPTS[@]}" install -y -qq \
+    --no-install-recommends -t bookworm-backports libcatch2-dev
+fi
+echo "mmapp setup: system packages present"
