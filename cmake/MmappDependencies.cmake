@@ -12,8 +12,13 @@ if(MMAPP_KOKKOS_SOURCE_DIR)
   set(KokkosKernels_ENABLE_TPL_BLAS ${MMAPP_ENABLE_HOST_BLAS} CACHE BOOL "")
   set(KokkosKernels_ENABLE_TPL_CUBLAS ${Kokkos_ENABLE_CUDA} CACHE BOOL "")
   set(KokkosKernels_ENABLE_TPL_CUSPARSE OFF CACHE BOOL "")
+  set(KokkosKernels_ENABLE_TPL_LAPACK OFF CACHE BOOL "")
   # Kokkos Kernels 3.4 takes library *names* here and searches for them.
   set(BLAS_LIBRARIES openblas CACHE STRING "Host BLAS library name(s) for Kokkos Kernels")
+  # Without this, Kokkos Kernels enables Fortran only to detect the BLAS symbol
+  # mangling (and fails where no Fortran compiler is installed, as on the GPU
+  # image). OpenBLAS on Linux x86-64 exports lower case with a trailing underscore.
+  set(F77_BLAS_MANGLE "(name,NAME) name ## _" CACHE STRING "Fortran BLAS symbol mangling")
   add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos" "${CMAKE_BINARY_DIR}/_deps/kokkos-build")
   add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos-kernels" "${CMAKE_BINARY_DIR}/_deps/kokkos-kernels-build")
 else()

@@ -34,7 +34,7 @@ mmapp: cannot fetch the Kokkos sources: $1
       cmake/fetch-kokkos-source.sh /some/dir     # or: apt-get source --download-only trilinos=$version
   then copy /some/dir/kokkos-3.4.01 to $dest (or set MMAPP_CACHE_DIR), or pass
   -DMMAPP_KOKKOS_SOURCE_ARCHIVE=/path/to/kokkos-3.4.01-sources.tar.gz (made by
-  scripts/pack-kokkos-sources.sh), or -DKokkos_ROOT=<an installed Kokkos>.
+  scripts/pack-offline-deps.sh), or -DKokkos_ROOT=<an installed Kokkos>.
 MSG
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the `cuda` preset on a GPU node that reaches no package archive
 # (Ubuntu 24.04, CUDA 13.0, CMake 4.x, OpenMPI, Catch2 3.4 preinstalled),
-# from the Kokkos sources carried beside the checkout in .kokkos-src/ (made
-# by scripts/pack-kokkos-sources.sh), then runs what is asked. Every GPU
+# from the Kokkos sources carried beside the checkout in .offline/ (made
+# by scripts/pack-offline-deps.sh), then runs what is asked. Every GPU
 # figure of this project comes from this script.
 #
 # Usage: scripts/gpu-node.sh [--np N] COMMAND...
@@ -21,16 +21,16 @@ export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-$top/build/gpu-node-out}
 mkdir -p "$out"
 np=1
-archive="$top/.kokkos-src/kokkos-3.4.01-sources.tar.gz"
+archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
 bin="$top/build/cuda/miniapp/mmapp"
 
 build() {
   if [[ ! -f "$archive" && ! -d "$MMAPP_CACHE_DIR/kokkos-3.4.01" ]]; then
-    echo "gpu-node: $archive is missing; run scripts/pack-kokkos-sources.sh on a machine with apt and carry .kokkos-src/" >&2
+    echo "gpu-node: $archive is missing; run scripts/pack-offline-deps.sh on a machine with apt and carry .offline/" >&2
     exit 1
   fi
   local t0=$SECONDS
-  cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" >"$out/configure.log" 2>&1 ||
+  cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" >"$out/configure.log" 2>&1 ||
     { tail -n 40 "$out/configure.log"; exit 1; }
   cmake --build --preset cuda -j "${MMAPP_BUILD_JOBS:-$(nproc)}" >"$out/build.log" 2>&1 ||
     { grep -E -A5 "error|FAILED" "$out/build.log" | head -n 80; exit 1; }
