@@ -1,15 +1,149 @@
+// main.cpp — mmapp's lifetimes and command line: MPI, then the device choice
+// (node-local rank modulo visible GPUs, before Kokkos starts), then Kokkos
+// (ScopeGuard), then the deck, the runs, the table and the report.
+//
+//   mmapp DECK.yaml [--backend openmp|cuda|serial] [--set key=value ...]
+//                   [--report FILE] [--kokkos-threads=N ...]
+// Exit codes: 0 all runs verified; 1 a verification failed; 2 bad input or a
+// problem that does not fit (nothing written); 3 an unexpected error.
+#include "config.hpp"
+#include "driver.hpp"
 #include "exec_spaces.hpp"
+#include "parallel_env.hpp"
+#include "report.hpp"
+#include "version.hpp"
 
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
-#include <mpi.h>
+#include <fmt/format.h>
 
+#include <cstdio>
 #include <iostream>
 
-int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    Kokkos::print_configuration(std::cout);
+namespace {
+
+struct Options {
+  std::string deck;
+  std::string backend;
+  std::vector<std::string> sets;
+  std::string report;
+  bool kokkos_info = false;
+};
+
+/// Splits argv into mmapp's own arguments and Kokkos' (--kokkos-*), which
+/// Kokkos::initialize parses itself.
+void split_args(int argc, char** argv, std::vector<std::string>& own, std::vector<std::string>& kokkos) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    (a.rfind("--kokkos-", 0) == 0 && a != "--kokkos-info" ? kokkos : own).push_back(a);
   }
-  MPI_Finalize();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  mmapp::MpiSession mpi(argc, argv);
+  const mmapp::RankPlacement place = mmapp::place_rank();
+  const bool root = place.rank == 0;
+
+  CLI::App app{"mmapp: dense GEMM C = A x B with naive, shared, tiled and vendor (Kokkos Kernels) kernels on "
+               "Kokkos, over MPI ranks (rows of A and C split, B replicated).",
+               "mmapp"};
+  Options opt;
+  app.add_option("deck", opt.deck, "YAML input deck (see inputs/example.yaml)")->required();
+  app.add_option("--backend", opt.backend,
+                 "execution space to run on, overriding run.backend: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
+  app.add_option("--set", opt.sets, "override a deck key, e.g. --set problem.n=4096 (repeatable)");
+  app.add_option("--report", opt.report, "write the JSON report here (overrides output.report)");
+  app.add_flag("--kokkos-info", opt.kokkos_info, "print the Kokkos configuration and the rank placement, then exit");
+  app.footer(
+      "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos::initialize; the device "
+      "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification failed, 2 bad input, 3 "
+      "internal error.");
+
+  std::vector<std::string> own, kokkos_args;
+  split_args(argc, argv, own, kokkos_args);
+  std::vector<std::string> reversed(own.rbegin(), own.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version print and exit 0 on every rank; errors print once and exit 2.
+    std::ostringstream out, err;
+    const int code = app.exit(e, out, err);
+    if (root) std::cout << out.str() << std::flush, std::cerr << err.str() << std::flush;
+    return code == 0 ? 0 : 2;
+  }
+
+  // The deck, before Kokkos starts: bad input never touches a device.
+  mmapp::Config cfg;
+  try {
+    std::vector<std::string> overrides = opt.sets;
+    if (!opt.backend.empty()) overrides.push_back("run.backend=" + opt.backend);
+    if (!opt.report.empty()) overrides.push_back("output.report=" + opt.report);
+    cfg = opt.deck.empty() || opt.kokkos_info ? mmapp::Config{} : mmapp::parse_deck(opt.deck, overrides);
+  } catch (const mmapp::DeckError& e) {
+    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
+    return 2;
+  }
+  std::vector<std::string> backends;
+  try {
+    backends = opt.kokkos_info ? std::vector<std::string>(place.size, mmapp::default_backend())
+                               : mmapp::backends_per_rank(cfg, place.size);
+  } catch (const mmapp::RunError& e) {
+    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
+    return e.exit_code;
+  }
+  bool uses_gpu = false;
+  for (const auto& b : backends) uses_gpu |= b == "cuda";
+  if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty()) {
+    if (root) std::cerr << "mmapp: error: " << why << "\n";
+    return 2;
+  }
+
+  // Kokkos, on this rank's GPU.
+  std::vector<std::string> kargs{argv[0]};
+  for (const auto& a : kokkos_args) kargs.push_back(a);
+  if (place.device_id >= 0) kargs.push_back("--kokkos-device-id=" + std::to_string(place.device_id));
+  std::vector<char*> kargv;
+  for (auto& a : kargs) kargv.push_back(a.data());
+  int kargc = int(kargv.size());
+  kargv.push_back(nullptr);
+  Kokkos::ScopeGuard kokkos(kargc, kargv.data());
+
+  int code = 0;
+  try {
+    const mmapp::Provenance prov = mmapp::collect_provenance(place, backends);
+    if (root) mmapp::print_placement(std::cout, prov);
+    if (opt.kokkos_info) {
+      if (root) Kokkos::print_configuration(std::cout, true);
+      return 0;
+    }
+    if (root) std::cout << "deck " << cfg.deck_path << "\n" << std::flush;
+
+    const auto progress = [](const mmapp::RunRecord& r, int done, int total, double elapsed) {
+      const double left = done > 0 ? elapsed / done * (total - done) : 0;
+      std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {} (elapsed {:.1f} s, about {:.0f} s left)\n",
+                               done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops,
+                               !r.verify_enabled ? "not verified" : r.verified ? "verified" : "FAILED", elapsed, left);
+    };
+    const auto runs = mmapp::run_deck(cfg, place, progress);
+    bool all_ok = true;
+    for (const auto& r : runs) all_ok &= !r.verify_enabled || r.verified;
+    code = all_ok ? 0 : 1;
+    if (root) {
+      mmapp::print_table(std::cout, runs);
+      if (!cfg.report_path.empty()) {
+        mmapp::write_json_report(cfg.report_path, cfg, prov, runs);
+        std::cout << "report written to " << cfg.report_path << "\n";
+      }
+    }
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);  // same exit code everywhere
+  } catch (const mmapp::RunError& e) {
+    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
+    code = e.exit_code;
+  } catch (const std::exception& e) {
+    std::cerr << "mmapp: rank " << place.rank << ": fatal: " << e.what() << "\n" << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  return code;
 }

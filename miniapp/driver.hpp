@@ -1,0 +1,42 @@
+// driver.hpp — runs every (size, dtype, kernel) of a deck: decomposition,
+// allocation, fill, distribution, host<->device copies, warm-up and timed
+// repetitions, verification and the checksum. Kernels only compute; all
+// timing, MPI and checking live here.
+#pragma once
+
+#include "config.hpp"
+#include "parallel_env.hpp"
+#include "results.hpp"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mmapp {
+
+/// An error that ends the run with `exit_code` and `what()` (the same on
+/// every rank, so every rank exits with the same code): 2 for bad input or a
+/// problem that does not fit, 1 for a failed verification.
+struct RunError : std::runtime_error {
+  RunError(int code, const std::string& msg) : std::runtime_error(msg), exit_code(code) {}
+  int exit_code;
+};
+
+/// Called on rank 0 after each finished run (for progress lines).
+using ProgressFn = std::function<void(const RunRecord&, int done, int total, double elapsed_s)>;
+
+/// The backend each rank uses: cfg.backend empty -> the build's default;
+/// one entry -> every rank; else one per rank (length must equal the rank
+/// count). Throws RunError(2) naming run.backend otherwise, or when a
+/// backend is not compiled in.
+std::vector<std::string> backends_per_rank(const Config& cfg, int nranks);
+
+/// Runs the whole deck; collective over MPI_COMM_WORLD. Returns the records
+/// on every rank; their per-rank details (RunRecord::ranks) and checksum are
+/// complete on rank 0 only. Throws RunError(2), on every rank alike, when a
+/// kernel/tile is not available, the decomposition is invalid, or memory does
+/// not suffice (need vs available named), before allocating.
+std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place, const ProgressFn& progress);
+
+}  // namespace mmapp

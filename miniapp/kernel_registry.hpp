@@ -1,0 +1,109 @@
+// kernel_registry.hpp — the table the driver loops over: every kernel by
+// its deck name, with the tile shapes it was compiled for on each kind of
+// backend (the first listed is the backend's default). A new kernel is one
+// header plus one entry here.
+#pragma once
+
+#include "config.hpp"
+#include "kernels/naive.hpp"
+#include "kernels/shared.hpp"
+#include "kernels/tiled.hpp"
+#include "kernels/vendor.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mmapp {
+
+/// Signature shared by all kernels: C = A * B on `space`, asynchronous.
+template <class Space, class T>
+using GemmFn = void (*)(const Space&, const ConstMatrix<T, Space>&, const ConstMatrix<T, Space>&,
+                        const Matrix<T, Space>&);
+
+/// One runnable kernel variant: its deck name, its shape as text (e.g.
+/// "128x128x8/8x8", "" when it has none) and the function.
+template <class Space, class T>
+struct KernelVariant {
+  std::string name;
+  std::vector<int> tile;         ///< as written in a deck's `tile:`
+  std::vector<int> thread_tile;  ///< as written in a deck's `thread_tile:`
+  GemmFn<Space, T> run;
+  std::string shape() const {
+    std::string s;
+    for (size_t i = 0; i < tile.size(); ++i) s += (i ? "x" : "") + std::to_string(tile[i]);
+    for (size_t i = 0; i < thread_tile.size(); ++i) s += (i ? "x" : "/") + std::to_string(thread_tile[i]);
+    return s;
+  }
+};
+
+/// The names `kernels:` accepts, in ladder order.
+inline const std::vector<std::string>& kernel_names() {
+  static const std::vector<std::string> names{"naive", "shared", "tiled", "kokkoskernels"};
+  return names;
+}
+
+namespace detail {
+template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
+KernelVariant<Space, T> tiled_variant() {
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>};
+}
+template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
+KernelVariant<Space, T> tiled_host_variant() {
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>};
+}
+}  // namespace detail
+
+/// Every variant compiled for (Space, T), defaults first for each name.
+/// GPU tile shapes (gemm_tiled): 256 threads of 8x8 (float) or 4x4 (double)
+/// register tiles, with register prefetch; host shapes (gemm_tiled_host): one
+/// thread per team, packed panels, a 6x32 / 8x32 / 4x32 micro-tile (sized for
+/// 32 AVX-512 registers; measured on the development machine, see
+/// docs/performance.md).
+template <class Space, class T>
+std::vector<KernelVariant<Space, T>> kernel_variants() {
+  std::vector<KernelVariant<Space, T>> v{
+      {"naive", {}, {}, &gemm_naive<Space, T>},
+      {"shared", {16}, {}, &gemm_shared<16, Space, T>},
+      {"shared", {32}, {}, &gemm_shared<32, Space, T>},
+  };
+  if constexpr (is_host_space_v<Space>) {
+    v.push_back(detail::tiled_host_variant<96, 256, 128, 6, 32, Space, T>());
+    v.push_back(detail::tiled_host_variant<64, 256, 256, 8, 32, Space, T>());
+    v.push_back(detail::tiled_host_variant<64, 256, 256, 4, 32, Space, T>());
+  } else if constexpr (std::is_same_v<T, float>) {
+    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
+    v.push_back(detail::tiled_variant<128, 128, 16, 8, 8, true, Space, T>());
+    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+  } else {
+    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
+    v.push_back(detail::tiled_variant<64, 64, 16, 4, 4, true, Space, T>());
+  }
+  v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>});
+  return v;
+}
+
+/// The variant a deck entry asks for: its name's default when the entry
+/// gives no tile, else the exact shape. Throws DeckError
+/// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
+/// backend when the shape is not one of them, or when the name is unknown.
+template <class Space, class T>
+KernelVariant<Space, T> resolve_kernel(const KernelSpec& spec, const std::string& deck, int index) {
+  const auto all = kernel_variants<Space, T>();
+  std::string shapes;
+  for (const auto& k : all) {
+    if (k.name != spec.name) continue;
+    const bool want_default = spec.tile.empty() && spec.thread_tile.empty();
+    const bool tile_ok = spec.tile.empty() || spec.tile == k.tile;
+    const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == k.thread_tile;
+    if (want_default || (tile_ok && thread_ok)) return k;
+    shapes += (shapes.empty() ? "" : ", ") + k.shape();
+  }
+  const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
+                            ": kernels[" + std::to_string(index) + "]";
+  if (shapes.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
+  throw DeckError(where + ".tile: shape not compiled for backend " + std::string(Space::name()) +
+                  " and this dtype; available: " + shapes);
+}
+
+}  // namespace mmapp

@@ -1,0 +1,45 @@
+// parallel_env.hpp — MPI lifetime (RAII) and where this rank runs: world
+// rank/size, node-local rank (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED),
+// host name, and the GPU it drives.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace mmapp {
+
+/// Owns MPI_Init/MPI_Finalize. Not copyable.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+/// Where this rank is: filled once after MPI_Init, before Kokkos starts.
+struct RankPlacement {
+  int rank = 0, size = 1;          ///< in MPI_COMM_WORLD
+  int local_rank = 0, local_size = 1;  ///< on this node
+  std::string host;
+  int visible_gpus = 0;            ///< CUDA devices this process sees (0 without CUDA)
+  int device_id = -1;              ///< local_rank % visible_gpus, or -1
+};
+
+/// Computes the placement. Collective on MPI_COMM_WORLD.
+RankPlacement place_rank();
+
+/// Checks the placement before any GPU work; returns "" when fine, else the
+/// message (same on every rank): more ranks on a node than GPUs when
+/// `uses_gpu` and not `share_devices` ("node X runs 3 ranks but has 2 GPUs;
+/// set parallel.share_devices: true to share"), or an MPI size that differs
+/// from SLURM_NTASKS (a launcher mismatch running separate one-rank jobs).
+std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices);
+
+/// Name of the device a rank runs on for `backend`: the GPU's name for
+/// "cuda", else the host CPU model (from /proc/cpuinfo) and thread count.
+std::string device_name(const std::string& backend, int device_id);
+
+}  // namespace mmapp
