@@ -1,0 +1,246 @@
+# jobs/lib.sh — shell functions shared by the mmapp job scripts (sourced).
+#
+# A job script does:
+#   mmapp_args "$@"        deck and extra mmapp arguments from the command line
+#   mmapp_start PRESET     site modules, checks, results folder, provenance
+#   mmapp_run LABEL ...    one launch of mmapp, report LABEL.json in the folder
+#   mmapp_summarize ...    one table from reports (jobs/summarize.py)
+#
+# Inputs (environment; each has a default):
+#   MMAPP_ROOT     the mmapp checkout (default: the folder above jobs/)
+#   MMAPP_BIN      the mmapp binary (default: $MMAPP_ROOT/build/<PRESET>/miniapp/mmapp)
+#   MMAPP_DECK     the input deck (default: $MMAPP_ROOT/inputs/default.yaml);
+#                  a first script argument that is not an option overrides it
+#   MMAPP_ARGS     extra mmapp arguments, split on blanks, e.g. "--set problem.n=4096";
+#                  script arguments after the deck are added after them
+#   MMAPP_RESULTS  where result folders go (default: $SLURM_SUBMIT_DIR/results)
+# Relative paths are taken from the submit directory (the job's working dir).
+# Outputs: MMAPP_OUT, the job's results folder
+#   results/<job name>-<job id>/ (array tasks: <job name>-<array id>_<task id>/)
+# holding provenance.txt, <label>.json reports, <label>.log and slurm.out
+# (a link to the job's output file).
+#
+# Exit codes of the scripts: mmapp's own (0 ok, 1 failed verification, 2 bad
+# input, other: a crash), and 2 when the binary or the deck is missing.
+#
+# Sourcing this file only defines functions and reads jobs/site.sh.
+
+MMAPP_EXTRA=()
+MMAPP_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${MMAPP_ROOT:=$(dirname "$MMAPP_JOBS_DIR")}"
+# shellcheck source=jobs/site.sh
+source "$MMAPP_JOBS_DIR/site.sh"
+
+mmapp_log() { echo "mmapp-job: $*"; }
+mmapp_die() {
+  echo "mmapp-job: error: $*" >&2
+  exit 2
+}
+
+# mmapp_site_sbatch_opts cpu|gpu — the site's sbatch options, one per line.
+mmapp_site_sbatch_opts() {
+  local part=$MMAPP_PARTITION
+  [[ "$1" == gpu && -n "$MMAPP_GPU_PARTITION" ]] && part=$MMAPP_GPU_PARTITION
+  [[ -n "$MMAPP_ACCOUNT" ]] && echo "--account=$MMAPP_ACCOUNT"
+  [[ -n "$MMAPP_QOS" ]] && echo "--qos=$MMAPP_QOS"
+  [[ -n "$part" ]] && echo "--partition=$part"
+  return 0
+}
+
+# _mmapp_abspath PATH — PATH made absolute against the submit directory.
+_mmapp_abspath() {
+  case $1 in
+    /*) echo "$1" ;;
+    *) echo "${SLURM_SUBMIT_DIR:-$PWD}/$1" ;;
+  esac
+}
+
+# mmapp_args "$@" — sets MMAPP_DECK (a first argument that is not an option)
+# and the array MMAPP_EXTRA (MMAPP_ARGS words, then the remaining arguments).
+mmapp_args() {
+  if [[ $# -gt 0 && "$1" != -* ]]; then
+    MMAPP_DECK=$1
+    shift
+  fi
+  MMAPP_EXTRA=()
+  [[ -n "${MMAPP_ARGS:-}" ]] && read -r -a MMAPP_EXTRA <<<"$MMAPP_ARGS"
+  MMAPP_EXTRA+=("$@")
+}
+
+# mmapp_start PRESET — for the build preset PRESET (openmp, cuda) that gives
+# MMAPP_BIN its default: loads the site modules, checks the binary and the
+# deck (exit 2 with a message when either is missing), creates MMAPP_OUT and
+# prints the provenance (also kept as MMAPP_OUT/provenance.txt).
+# PRESET "none": a job that runs no mmapp (gather); nothing is checked.
+mmapp_start() {
+  local preset=$1
+  MMAPP_PRESET=$preset
+  site_modules
+  if [[ "$preset" != none ]]; then
+    : "${MMAPP_BIN:=$MMAPP_ROOT/build/$preset/miniapp/mmapp}"
+    : "${MMAPP_DECK:=$MMAPP_ROOT/inputs/default.yaml}"
+    MMAPP_BIN=$(_mmapp_abspath "$MMAPP_BIN")
+    MMAPP_DECK=$(_mmapp_abspath "$MMAPP_DECK")
+    [[ -f "$MMAPP_BIN" && -x "$MMAPP_BIN" ]] ||
+      mmapp_die "mmapp binary not found or not executable: $MMAPP_BIN" \
+        "(set MMAPP_BIN, or build it: cmake --preset $preset && cmake --build --preset $preset)"
+    [[ -f "$MMAPP_DECK" && -r "$MMAPP_DECK" ]] ||
+      mmapp_die "input deck not found: $MMAPP_DECK (pass a deck as the first argument or set MMAPP_DECK)"
+  fi
+
+  local name=${SLURM_JOB_NAME:-$(basename "$0" .sbatch)} id
+  if [[ -n "${SLURM_ARRAY_JOB_ID:-}" ]]; then
+    id=${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}
+  elif [[ -n "${SLURM_JOB_ID:-}" ]]; then
+    id=$SLURM_JOB_ID
+  else
+    id=local-$(date +%Y%m%d-%H%M%S)-$$
+  fi
+  MMAPP_RESULTS=$(_mmapp_abspath "${MMAPP_RESULTS:-results}")
+  MMAPP_OUT=$MMAPP_RESULTS/$name-$id
+  mkdir -p "$MMAPP_OUT" || mmapp_die "cannot create the results folder $MMAPP_OUT"
+  if [[ -n "${SLURM_JOB_ID:-}" ]]; then
+    local stdout
+    stdout=$(scontrol show job "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/^ *StdOut=//p' | head -n 1)
+    [[ -f "$stdout" ]] && ln -sf "$stdout" "$MMAPP_OUT/slurm.out"
+  fi
+  mmapp_provenance | tee "$MMAPP_OUT/provenance.txt"
+}
+
+# mmapp_provenance — where and with what this job runs.
+mmapp_provenance() {
+  local git_rev="(not a git checkout)" rev gpus modules cpu
+  # safe.directory: the job may run as another user than the checkout's owner
+  local g=(git -c safe.directory="$MMAPP_ROOT" -C "$MMAPP_ROOT")
+  if rev=$("${g[@]}" rev-parse HEAD 2>/dev/null); then
+    git_rev="$rev ($("${g[@]}" status --porcelain --untracked-files=no | wc -l) tracked files modified)"
+  fi
+  if command -v nvidia-smi >/dev/null 2>&1; then
+    gpus=$(nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,memory.total --format=csv,noheader 2>&1 |
+      sed '2,$s/^/            /')
+  else
+    gpus="none (no nvidia-smi)"
+  fi
+  if command -v module >/dev/null 2>&1 || declare -F module >/dev/null; then
+    modules=$(module -t list 2>&1 | tr '\n' ' ')
+  else
+    modules="(no module command)"
+  fi
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+  echo "== mmapp job provenance =="
+  echo "date        $(date -Is)"
+  echo "job         ${SLURM_JOB_NAME:-none} ${SLURM_JOB_ID:-(not under Slurm)}${SLURM_ARRAY_JOB_ID:+ (array ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID})}"
+  [[ -n "${SLURM_JOB_ID:-}" ]] &&
+    echo "cluster     ${SLURM_CLUSTER_NAME:-} partition=${SLURM_JOB_PARTITION:-} account=${SLURM_JOB_ACCOUNT:-} qos=${SLURM_JOB_QOS:-}"
+  echo "nodes       ${SLURM_JOB_NODELIST:-$(hostname)} (this one: $(hostname))"
+  echo "tasks       ntasks=${SLURM_NTASKS:-1} cpus-per-task=${SLURM_CPUS_PER_TASK:-unset} gpus=${SLURM_GPUS_PER_TASK:+${SLURM_GPUS_PER_TASK}/task}${SLURM_GPUS_ON_NODE:+ on node: $SLURM_GPUS_ON_NODE}"
+  echo "cpu         ${cpu:-unknown}, $(nproc) usable here"
+  echo "gpus        $gpus"
+  echo "modules     $modules"
+  echo "checkout    $MMAPP_ROOT @ $git_rev"
+  if [[ "${MMAPP_PRESET:-none}" != none ]]; then
+    echo "binary      $MMAPP_BIN (built $(date -r "$MMAPP_BIN" -Is 2>/dev/null))"
+    echo "deck        $MMAPP_DECK (sha256 $(sha256sum "$MMAPP_DECK" 2>/dev/null | cut -c1-16))"
+    echo "extra args  ${MMAPP_EXTRA[*]:-(none)}"
+  fi
+  if [[ -z "${SLURM_JOB_ID:-}" ]]; then
+    echo "launcher    none (not under Slurm: one process)"
+  elif [[ "$MMAPP_LAUNCHER" == srun ]]; then
+    echo "launcher    srun${MMAPP_SRUN_MPI:+ --mpi=$MMAPP_SRUN_MPI} $MMAPP_SRUN_ARGS"
+  else
+    echo "launcher    $MMAPP_MPIRUN ${MMAPP_MPIRUN_ARGS:-(--map-by slot:PE=<cpus per task> --bind-to core)}"
+  fi
+  echo "env         OMP_NUM_THREADS=${OMP_NUM_THREADS:-} OMP_PROC_BIND=${OMP_PROC_BIND:-} OMP_PLACES=${OMP_PLACES:-} CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-}"
+  echo "results     $MMAPP_OUT"
+  echo "=="
+}
+
+# mmapp_launch [--gpu] CMD... — starts CMD on every task of the allocation:
+# srun or mpirun as jobs/site.sh says; outside Slurm, once, directly.
+mmapp_launch() {
+  local gpu=0
+  if [[ "$1" == --gpu ]]; then
+    gpu=1
+    shift
+  fi
+  if [[ -z "${SLURM_JOB_ID:-}" ]]; then
+    "$@"
+    return
+  fi
+  local ntasks=${SLURM_NTASKS:-1} cpus=${SLURM_CPUS_PER_TASK:-1} extra=()
+  case $MMAPP_LAUNCHER in
+    srun)
+      # --cpus-per-task is given again: since Slurm 22.05 srun does not take
+      # it from the batch job, and each rank would get one core.
+      local opts=(--ntasks="$ntasks" --cpus-per-task="$cpus" --kill-on-bad-exit=1)
+      [[ -n "$MMAPP_SRUN_MPI" ]] && opts+=(--mpi="$MMAPP_SRUN_MPI")
+      ((gpu)) && [[ -n "$MMAPP_GPU_BIND" ]] && opts+=(--gpu-bind="$MMAPP_GPU_BIND")
+      [[ -n "$MMAPP_SRUN_ARGS" ]] && read -r -a extra <<<"$MMAPP_SRUN_ARGS"
+      srun "${opts[@]}" "${extra[@]}" "$@"
+      ;;
+    mpirun)
+      # Open MPI refuses root unless told; containers and test clusters run as root.
+      if [[ $(id -u) -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      fi
+      if [[ -n "$MMAPP_MPIRUN_ARGS" ]]; then
+        read -r -a extra <<<"$MMAPP_MPIRUN_ARGS"
+      else
+        extra=(--map-by "slot:PE=$cpus" --bind-to core)
+      fi
+      $MMAPP_MPIRUN -np "$ntasks" "${extra[@]}" "$@"
+      ;;
+    *) mmapp_die "MMAPP_LAUNCHER must be srun or mpirun, not '$MMAPP_LAUNCHER' (jobs/site.sh)" ;;
+  esac
+}
+
+# mmapp_run LABEL [--gpu] [ARG...] — runs mmapp once on the deck with ARGs,
+# then the extra arguments, writing MMAPP_OUT/LABEL.json and LABEL.log.
+# MMAPP_BACKEND (when set) adds --backend unless the arguments name one.
+# Returns mmapp's exit code (3 when it exits 0 but writes no report).
+mmapp_run() {
+  local label=$1 gpu=()
+  shift
+  if [[ "${1:-}" == --gpu ]]; then
+    gpu=(--gpu)
+    shift
+  fi
+  local args=("$@" "${MMAPP_EXTRA[@]}")
+  # srun binds each rank to its own GPU (unless --gpu-bind=none): every rank
+  # then sees one GPU, and mmapp, counting ranks per node against visible
+  # GPUs, would stop. The GPUs of different tasks are distinct.
+  if ((${#gpu[@]})) && [[ "$MMAPP_LAUNCHER" == srun && "$MMAPP_GPU_BIND" != none ]] &&
+    ((${SLURM_NTASKS:-1} > 1)); then
+    args+=(--set parallel.share_devices=true)
+  fi
+  if [[ -n "${MMAPP_BACKEND:-}" && " ${args[*]} " != *" --backend "* ]]; then
+    args=(--backend "$MMAPP_BACKEND" "${args[@]}")
+  fi
+  local report=$MMAPP_OUT/$label.json rc=0
+  rm -f "$report"
+  mmapp_log "run $label: $MMAPP_BIN $MMAPP_DECK ${args[*]} --report $report"
+  if mmapp_launch "${gpu[@]}" "$MMAPP_BIN" "$MMAPP_DECK" "${args[@]}" --report "$report" 2>&1 |
+    tee "$MMAPP_OUT/$label.log"; then
+    rc=0
+  else
+    rc=${PIPESTATUS[0]}
+  fi
+  case $rc in
+    0) if [[ ! -s "$report" ]]; then
+         mmapp_log "run $label: mmapp exited 0 but wrote no report $report"
+         rc=3
+       else
+         mmapp_log "run $label: ok, report $report"
+       fi ;;
+    1) mmapp_log "run $label: FAILED verification (exit 1)" ;;
+    2) mmapp_log "run $label: bad input (exit 2), see $MMAPP_OUT/$label.log" ;;
+    *) mmapp_log "run $label: mmapp or the launcher failed (exit $rc), see $MMAPP_OUT/$label.log" ;;
+  esac
+  return "$rc"
+}
+
+# mmapp_summarize ARG... — jobs/summarize.py with ARGs (report files or
+# folders, --csv FILE, --compare FIELD, --strict).
+mmapp_summarize() {
+  python3 "$MMAPP_JOBS_DIR/summarize.py" "$@"
+}
