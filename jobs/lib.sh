@@ -206,13 +206,6 @@ mmapp_run() {
     shift
   fi
   local args=("$@" "${MMAPP_EXTRA[@]}")
-  # srun binds each rank to its own GPU (unless --gpu-bind=none): every rank
-  # then sees one GPU, and mmapp, counting ranks per node against visible
-  # GPUs, would stop. The GPUs of different tasks are distinct.
-  if ((${#gpu[@]})) && [[ "$MMAPP_LAUNCHER" == srun && "$MMAPP_GPU_BIND" != none ]] &&
-    ((${SLURM_NTASKS:-1} > 1)); then
-    args+=(--set parallel.share_devices=true)
-  fi
   if [[ -n "${MMAPP_BACKEND:-}" && " ${args[*]} " != *" --backend "* ]]; then
     args=(--backend "$MMAPP_BACKEND" "${args[@]}")
   fi

@@ -43,6 +43,15 @@ inline const std::vector<std::string>& kernel_names() {
 }
 
 namespace detail {
+/// Bytes of one SIMD register of the host ISA this file is compiled for.
+#if defined(__AVX512F__)
+inline constexpr int host_simd_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int host_simd_bytes = 32;
+#else
+inline constexpr int host_simd_bytes = 16;
+#endif
+
 template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
 KernelVariant<Space, T> tiled_variant() {
   return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>};
@@ -67,9 +76,17 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
       {"shared", {32}, {}, &gemm_shared<32, Space, T>},
   };
   if constexpr (is_host_space_v<Space>) {
-    v.push_back(detail::tiled_host_variant<96, 256, 128, 6, 32, Space, T>());
-    v.push_back(detail::tiled_host_variant<64, 256, 256, 8, 32, Space, T>());
-    v.push_back(detail::tiled_host_variant<64, 256, 256, 4, 32, Space, T>());
+    // Micro-tile TN = two SIMD vectors of the ISA compiled for; TM rows.
+    // Default TM: 4 with 16 vector registers (AVX2), 8 with 32 (AVX-512).
+    constexpr int tn = 2 * detail::host_simd_bytes / int(sizeof(T));
+    if constexpr (detail::host_simd_bytes >= 64) {
+      v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
+      v.push_back(detail::tiled_host_variant<64, 256, 256, 4, tn, Space, T>());
+    } else {
+      v.push_back(detail::tiled_host_variant<64, 256, 256, 4, tn, Space, T>());
+      v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
+    }
+    v.push_back(detail::tiled_host_variant<96, 256, 128, 6, tn, Space, T>());
   } else if constexpr (std::is_same_v<T, float>) {
     v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
     v.push_back(detail::tiled_variant<128, 128, 16, 8, 8, true, Space, T>());

@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "driver.hpp"
 #include "exec_spaces.hpp"
+#include "host_blas.hpp"
 #include "parallel_env.hpp"
 #include "report.hpp"
 #include "version.hpp"
@@ -42,6 +43,7 @@ void split_args(int argc, char** argv, std::vector<std::string>& own, std::vecto
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
   mmapp::MpiSession mpi(argc, argv);
   const mmapp::RankPlacement place = mmapp::place_rank();
   const bool root = place.rank == 0;

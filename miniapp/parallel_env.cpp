@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <algorithm>
 #include <thread>
 
 namespace mmapp {
@@ -36,7 +37,11 @@ RankPlacement place_rank() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   p.visible_gpus = count;
-  if (count > 0) p.device_id = p.local_rank % count;
+  if (count > 0) {
+    p.device_id = p.local_rank % count;
+    char bus[32] = {0};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, p.device_id) == cudaSuccess) p.device_pci = bus;
+  }
 #endif
   return p;
 }
@@ -50,18 +55,33 @@ std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_de
              ": the launcher does not match the MPI library (each task would run as a separate rank 0); "
              "launch with srun --mpi=pmix (or the site's MPI plugin) or mpirun inside the allocation";
   }
-  // Ranks per node vs GPUs: the worst node decides, identically on every rank.
-  int over = (uses_gpu && p.visible_gpus > 0 && p.local_size > p.visible_gpus && !share_devices) ? 1 : 0;
-  int no_gpu = (uses_gpu && p.visible_gpus == 0) ? 1 : 0;
-  int flags[2] = {over, no_gpu};
-  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (flags[1]) return "backend cuda was asked for but a rank sees no CUDA device";
-  if (flags[0]) {
-    int worst[2] = {over ? p.local_size : 0, over ? p.visible_gpus : 0};
-    MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return "a node runs " + std::to_string(worst[0]) + " ranks but has " + std::to_string(worst[1]) +
-           " GPU(s); use one rank per GPU, or set parallel.share_devices: true to share GPUs";
+  // Ranks of a node that would drive the same physical GPU.
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, p.rank, MPI_INFO_NULL, &node);
+  const std::string mine = uses_gpu ? p.device_pci : std::string();
+  char key[32] = {0};
+  mine.copy(key, sizeof key - 1);
+  std::vector<char> all(size_t(p.local_size) * sizeof key);
+  MPI_Allgather(key, sizeof key, MPI_CHAR, all.data(), sizeof key, MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  std::vector<std::string> used;
+  for (int r = 0; r < p.local_size; ++r) {
+    const std::string k(all.data() + size_t(r) * sizeof key);
+    if (!k.empty()) used.push_back(k);
   }
+  const size_t ranks_on_gpus = used.size();
+  std::sort(used.begin(), used.end());
+  const size_t distinct = size_t(std::unique(used.begin(), used.end()) - used.begin());
+  int flags[3] = {(uses_gpu && ranks_on_gpus > distinct && !share_devices) ? 1 : 0,
+                  (uses_gpu && p.visible_gpus == 0) ? 1 : 0, 0};
+  int counts[2] = {flags[0] ? int(ranks_on_gpus) : 0, flags[0] ? int(distinct) : 0};
+  MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (flags[1]) return "backend cuda was asked for but a rank sees no CUDA device";
+  if (flags[0])
+    return "a node runs " + std::to_string(counts[0]) + " GPU ranks but they reach only " +
+           std::to_string(counts[1]) + " distinct GPU(s); use one rank per GPU, or set "
+           "parallel.share_devices: true to share GPUs";
   return "";
 }
 

@@ -26,16 +26,19 @@ struct RankPlacement {
   std::string host;
   int visible_gpus = 0;            ///< CUDA devices this process sees (0 without CUDA)
   int device_id = -1;              ///< local_rank % visible_gpus, or -1
+  std::string device_pci;          ///< PCI bus id of that GPU ("" without one): identifies it across ranks
 };
 
 /// Computes the placement. Collective on MPI_COMM_WORLD.
 RankPlacement place_rank();
 
-/// Checks the placement before any GPU work; returns "" when fine, else the
-/// message (same on every rank): more ranks on a node than GPUs when
-/// `uses_gpu` and not `share_devices` ("node X runs 3 ranks but has 2 GPUs;
-/// set parallel.share_devices: true to share"), or an MPI size that differs
-/// from SLURM_NTASKS (a launcher mismatch running separate one-rank jobs).
+/// Checks the placement before any GPU work (collective); returns "" when
+/// fine, else the message (same on every rank): two ranks of a node driving
+/// the same physical GPU (same PCI bus id, so per-rank CUDA_VISIBLE_DEVICES
+/// from Slurm's --gpus-per-task is fine) when `uses_gpu` and not
+/// `share_devices`, naming the rank and GPU counts; a rank with no GPU; or an
+/// MPI size that differs from SLURM_NTASKS (a launcher mismatch that runs
+/// separate one-rank jobs).
 std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices);
 
 /// Name of the device a rank runs on for `backend`: the GPU's name for

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "exec_spaces.hpp"
+#include "host_blas.hpp"
 #include "version.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -51,13 +52,16 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
     }
   }
   p.execution_spaces = enabled_backends();
+  p.host_blas_core = host_blas_core();
   return p;
 }
 
 void print_placement(std::ostream& os, const Provenance& p) {
   os << fmt::format("mmapp {} ({}), Kokkos {}, execution spaces:", p.mmapp_version, p.git_hash, p.kokkos_version);
   for (const auto& s : p.execution_spaces) os << ' ' << s;
-  os << fmt::format(", {} rank(s), {} host thread(s) per rank\n", p.ranks, p.threads);
+  os << fmt::format(", {} rank(s), {} host thread(s) per rank", p.ranks, p.threads);
+  if (!p.host_blas_core.empty()) os << ", OpenBLAS core " << p.host_blas_core;
+  os << "\n";
   os << fmt::format("{:>4}  {:<20} {:>6}  {:<8} {}\n", "rank", "host", "device", "backend", "device name");
   for (size_t r = 0; r < p.rank_hosts.size(); ++r)
     os << fmt::format("{:>4}  {:<20} {:>6}  {:<8} {}\n", r, p.rank_hosts[r],
@@ -129,6 +133,7 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                      {"device", prov.rank_devices.empty() ? "" : prov.rank_devices.front()},
                      {"host", prov.rank_hosts.empty() ? "" : prov.rank_hosts.front()},
                      {"threads", prov.threads},
+                     {"host_blas_core", prov.host_blas_core},
                      {"ranks", prov.ranks}};
   j["deck"] = {{"path", cfg.deck_path}, {"resolved_yaml", cfg.resolved_yaml}};
   j["ranks"] = ranks;

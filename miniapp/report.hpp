@@ -15,6 +15,7 @@ namespace mmapp {
 /// Where and with what a run was made, stamped on every report.
 struct Provenance {
   std::string mmapp_version, git_hash, kokkos_version, date_utc;
+  std::string host_blas_core;  ///< OpenBLAS core type in use ("" if not OpenBLAS)
   std::vector<std::string> execution_spaces;  ///< compiled in
   int ranks = 1, threads = 1;
   std::vector<std::string> rank_hosts, rank_devices, rank_backends;

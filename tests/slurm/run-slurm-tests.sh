@@ -468,8 +468,8 @@ fi
 
 # T5b: the GPU launch line of gpu-node.sbatch on the fake GPUs, with a probe
 # in place of mmapp (no GPU work): with --gpus-per-task=1 and Slurm's default
-# binding each of the 2 ranks must see one GPU, a different one, and mmapp
-# must be told that this is not GPU sharing (parallel.share_devices=true).
+# binding each of the 2 ranks must see one GPU, a different one (mmapp tells
+# distinct GPUs apart by PCI bus id, so no sharing override is passed).
 t="gpu-node: 2 ranks x 1 GPU, each rank its own GPU (probe, no GPU work)"
 if ! out_budget "$t"; then
   probe=$tmp/gpu-probe
@@ -486,7 +486,7 @@ EOF
   seen=$(sort "$results/mmapp-gpu-$JOB_ID/cuda.ranks" 2>/dev/null | tr '\n' ' ')
   args_seen=$(cat "$results/mmapp-gpu-$JOB_ID/cuda.args" 2>/dev/null)
   if ((JOB_RC == 0)) && [[ "$seen" == "rank=0 CUDA_VISIBLE_DEVICES=0 rank=1 CUDA_VISIBLE_DEVICES=1 " &&
-    "$args_seen" == *"--backend cuda"*"--set parallel.share_devices=true"* ]]; then
+    "$args_seen" == *"--backend cuda"* && "$args_seen" != *"share_devices"* ]]; then
     pass "$t"
   else
     fail "$t" "job exit $JOB_RC; ranks saw: ${seen:-nothing}; arguments: $args_seen" \

@@ -1,0 +1,92 @@
+// Pure units: the row decomposition, timing statistics, the counter-based
+// generator. No MPI communication, no device.
+#include "decomposition.hpp"
+#include "init.hpp"
+#include "stats.hpp"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <numeric>
+
+using mmapp::Decomposition;
+using mmapp::SplitKind;
+
+namespace {
+long sum(const std::vector<long>& v) { return std::accumulate(v.begin(), v.end(), 0L); }
+}  // namespace
+
+TEST_CASE("even split gives the remainder to the first ranks", "[decomposition]") {
+  Decomposition d;
+  CHECK(mmapp::split_rows(10, 3, d) == std::vector<long>{4, 3, 3});
+  CHECK(mmapp::split_rows(3072, 2, d) == std::vector<long>{1536, 1536});
+  const std::vector<long> more_ranks_than_rows{1, 1, 0, 0};
+  CHECK(mmapp::split_rows(2, 4, d) == more_ranks_than_rows);
+  CHECK(mmapp::row_offsets({4, 3, 3}) == std::vector<long>{0, 4, 7});
+}
+
+TEST_CASE("explicit rows are taken as given and must sum to m", "[decomposition]") {
+  Decomposition d;
+  d.kind = SplitKind::rows;
+  d.rows = {2048, 1024};
+  CHECK(mmapp::split_rows(3072, 2, d) == d.rows);
+  d.rows = {3072, 0};
+  CHECK(mmapp::split_rows(3072, 2, d) == d.rows);  // a rank may get zero rows
+  d.rows = {2048, 1000};
+  CHECK_THROWS_WITH(mmapp::split_rows(3072, 2, d), Catch::Matchers::ContainsSubstring("sum to 3048"));
+  d.rows = {3072};
+  CHECK_THROWS_WITH(mmapp::split_rows(3072, 2, d), Catch::Matchers::ContainsSubstring("2 ranks"));
+}
+
+TEST_CASE("weights split proportionally with largest remainders", "[decomposition]") {
+  Decomposition d;
+  d.kind = SplitKind::weights;
+  d.weights = {2, 1};
+  CHECK(mmapp::split_rows(3072, 2, d) == std::vector<long>{2048, 1024});
+  CHECK(mmapp::split_rows(10, 2, d) == std::vector<long>{7, 3});  // 6.67 -> 7, 3.33 -> 3
+  d.weights = {1, 1, 1};
+  CHECK(mmapp::split_rows(10, 3, d) == std::vector<long>{4, 3, 3});
+  for (long m : {1L, 7L, 1000L, 16384L}) {
+    d.weights = {0.3, 5.0, 1.7};
+    CHECK(sum(mmapp::split_rows(m, 3, d)) == m);
+  }
+  d.weights = {1, 0};
+  CHECK_THROWS_WITH(mmapp::split_rows(10, 2, d), Catch::Matchers::ContainsSubstring("positive"));
+}
+
+TEST_CASE("weights: auto follows the measured throughputs", "[decomposition]") {
+  Decomposition d;
+  d.kind = SplitKind::auto_weights;
+  const auto rows = mmapp::split_rows(16384, 2, d, {45000.0, 15000.0});
+  CHECK(rows == std::vector<long>{12288, 4096});
+  CHECK_THROWS(mmapp::split_rows(16384, 2, d, {45000.0}));
+}
+
+TEST_CASE("timing statistics", "[stats]") {
+  const auto s = mmapp::summarize({3.0, 1.0, 2.0, 10.0});
+  CHECK(s.min == 1.0);
+  CHECK(s.max == 10.0);
+  CHECK(s.median == Catch::Approx(2.5));
+  CHECK(mmapp::summarize({4.0}).median == 4.0);
+  CHECK_THROWS(mmapp::summarize({}));
+  CHECK(mmapp::gemm_gflops(1000, 1000, 1000, 1.0) == Catch::Approx(2.0));
+}
+
+TEST_CASE("the counter-based generator is uniform in [-1, 1) and rank-independent", "[init]") {
+  double lo = 1, hi = -1, mean = 0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    const double x = mmapp::counter_uniform<double>(42, 0, i / 317, i % 317);
+    lo = std::min(lo, x), hi = std::max(hi, x), mean += x / n;
+  }
+  CHECK(lo >= -1.0);
+  CHECK(hi < 1.0);
+  CHECK(lo < -0.99);
+  CHECK(hi > 0.99);
+  CHECK(std::abs(mean) < 0.01);
+  // Same (seed, matrix, i, j) -> same value; different matrix or seed -> different.
+  CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) == mmapp::counter_uniform<float>(1, 0, 5, 6));
+  CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) != mmapp::counter_uniform<float>(1, 1, 5, 6));
+  CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) != mmapp::counter_uniform<float>(2, 0, 5, 6));
+}
