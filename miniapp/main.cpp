@@ -95,8 +95,7 @@ int main(int argc, char* argv[]) {
     if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
     return e.exit_code;
   }
-  bool uses_gpu = false;
-  for (const auto& b : backends) uses_gpu |= b == "cuda";
+  const bool uses_gpu = backends[place.rank] == "cuda";  // this rank's own backend
   if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty()) {
     if (root) std::cerr << "mmapp: error: " << why << "\n";
     return 2;

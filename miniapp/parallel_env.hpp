@@ -33,7 +33,8 @@ struct RankPlacement {
 RankPlacement place_rank();
 
 /// Checks the placement before any GPU work (collective); returns "" when
-/// fine, else the message (same on every rank): two ranks of a node driving
+/// fine, else the message (same on every rank). `uses_gpu`: this rank's
+/// backend is cuda. Refused: two ranks of a node driving
 /// the same physical GPU (same PCI bus id, so per-rank CUDA_VISIBLE_DEVICES
 /// from Slurm's --gpus-per-task is fine) when `uses_gpu` and not
 /// `share_devices`, naming the rank and GPU counts; a rank with no GPU; or an

@@ -23,8 +23,12 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 
 
 def mmapp(*args, np=None, timeout=300):
-    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
-    cmd = [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args]
+    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr).
+
+    Ranks may share a GPU (a one-GPU node runs the 2-rank tests too); the
+    refusal without that key is tested in test_placement.cpp."""
+    share = [] if "--help" in args else ["--set", "parallel.share_devices=true"]
+    cmd = [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args, *share]
     p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
