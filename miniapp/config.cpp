@@ -64,7 +64,7 @@ const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
 const std::vector<std::string> kDecompositionKeys{"rows", "weights", "calibration_n"};
-const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile"};
+const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile", "prefetch"};
 const std::vector<std::string> kSizeKeys{"m", "n", "k"};
 
 const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels"};
@@ -450,6 +450,9 @@ class DeckParser {
     spec.name = kKernelNames[choice(*name, kKernelNames, "kernel")];
     const Field* tile = s.find("tile");
     const Field* thread_tile = s.find("thread_tile");
+    const Field* prefetch = s.find("prefetch");
+    if (prefetch && spec.name != "tiled") fail(*prefetch, spec.name + " takes no prefetch (tiled only)");
+    if (prefetch) spec.prefetch = boolean(*prefetch) ? 1 : 0;
     if (spec.name == "tiled") {
       if (tile) spec.tile = tile_values(*tile, 3, spec.name, "[block_m, block_n, block_k]");
       if (thread_tile) spec.thread_tile = tile_values(*thread_tile, 2, spec.name, "[thread_m, thread_n]");
@@ -466,7 +469,7 @@ class DeckParser {
   void parse_kernels(const Section& top, Config& cfg) const {
     const Field* f = top.find("kernels");
     if (!f) {
-      for (const auto& name : kDefaultKernels) cfg.kernels.push_back(KernelSpec{name, {}, {}, 0});
+      for (const auto& name : kDefaultKernels) cfg.kernels.push_back(KernelSpec{name, {}, {}, -1, 0});
       return;
     }
     for (const Field& it : list(*f, "kernels", true)) cfg.kernels.push_back(kernel(it));
@@ -672,13 +675,14 @@ std::string emit(const Config& c) {
 
   out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
   for (const auto& k : c.kernels) {
-    if (k.tile.empty() && k.thread_tile.empty()) {
+    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0) {
       out << k.name;
       continue;
     }
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name;
     if (!k.tile.empty()) out << YAML::Key << "tile" << YAML::Value << YAML::Flow << k.tile;
     if (!k.thread_tile.empty()) out << YAML::Key << "thread_tile" << YAML::Value << YAML::Flow << k.thread_tile;
+    if (k.prefetch >= 0) out << YAML::Key << "prefetch" << YAML::Value << (k.prefetch == 1);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

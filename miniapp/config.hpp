@@ -43,6 +43,7 @@ struct KernelSpec {
   std::string name;                  ///< naive | shared | tiled | kokkoskernels
   std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
   std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
+  int prefetch = -1;                 ///< tiled: -1 the variant's default, 0 off, 1 on (register double buffering)
   int line = 0;                      ///< 1-based deck line of this entry (0: not from a file)
 };
 

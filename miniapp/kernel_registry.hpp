@@ -28,10 +28,12 @@ struct KernelVariant {
   std::vector<int> tile;         ///< as written in a deck's `tile:`
   std::vector<int> thread_tile;  ///< as written in a deck's `thread_tile:`
   GemmFn<Space, T> run;
+  int prefetch = -1;             ///< tiled on GPUs: 1 with register prefetch, 0 without; -1 n/a
   std::string shape() const {
     std::string s;
     for (size_t i = 0; i < tile.size(); ++i) s += (i ? "x" : "") + std::to_string(tile[i]);
     for (size_t i = 0; i < thread_tile.size(); ++i) s += (i ? "x" : "/") + std::to_string(thread_tile[i]);
+    if (prefetch == 0) s += " nopf";
     return s;
   }
 };
@@ -54,7 +56,7 @@ inline constexpr int host_simd_bytes = 16;
 
 template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
 KernelVariant<Space, T> tiled_variant() {
-  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>};
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0};
 }
 template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
 KernelVariant<Space, T> tiled_host_variant() {
@@ -89,8 +91,10 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
     v.push_back(detail::tiled_host_variant<96, 256, 128, 6, tn, Space, T>());
   } else if constexpr (std::is_same_v<T, float>) {
     v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
+    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // the ladder without prefetch
     v.push_back(detail::tiled_variant<128, 128, 16, 8, 8, true, Space, T>());
     v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, false, Space, T>());
   } else {
     v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
     v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
@@ -100,8 +104,9 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
   return v;
 }
 
-/// The variant a deck entry asks for: its name's default when the entry
-/// gives no tile, else the exact shape. Throws DeckError
+/// The variant a deck entry asks for: the first (default) variant of that
+/// name matching every key the entry gives (tile, thread_tile, prefetch;
+/// prefetch is ignored where a variant has no such switch). Throws DeckError
 /// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
 /// backend when the shape is not one of them, or when the name is unknown.
 template <class Space, class T>
@@ -110,10 +115,10 @@ KernelVariant<Space, T> resolve_kernel(const KernelSpec& spec, const std::string
   std::string shapes;
   for (const auto& k : all) {
     if (k.name != spec.name) continue;
-    const bool want_default = spec.tile.empty() && spec.thread_tile.empty();
     const bool tile_ok = spec.tile.empty() || spec.tile == k.tile;
     const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == k.thread_tile;
-    if (want_default || (tile_ok && thread_ok)) return k;
+    const bool prefetch_ok = spec.prefetch < 0 || k.prefetch < 0 || spec.prefetch == k.prefetch;
+    if (tile_ok && thread_ok && prefetch_ok) return k;
     shapes += (shapes.empty() ? "" : ", ") + k.shape();
   }
   const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +

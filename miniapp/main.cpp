@@ -101,6 +101,10 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
+  // cuBLAS must run plain FP32/FP64 so the reference is comparable: never TF32
+  // (NVIDIA_TF32_OVERRIDE=0 forbids it in every CUDA library of the process).
+  setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
+
   // Kokkos, on this rank's GPU.
   std::vector<std::string> kargs{argv[0]};
   for (const auto& a : kokkos_args) kargs.push_back(a);

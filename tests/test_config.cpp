@@ -7,6 +7,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <filesystem>
 #include <string>
@@ -48,6 +49,7 @@ void require_same(const Config& a, const Config& b) {
     CHECK(a.kernels[i].name == b.kernels[i].name);
     CHECK(a.kernels[i].tile == b.kernels[i].tile);
     CHECK(a.kernels[i].thread_tile == b.kernels[i].thread_tile);
+    CHECK(a.kernels[i].prefetch == b.kernels[i].prefetch);
   }
   CHECK(a.warmup == b.warmup);
   CHECK(a.repetitions == b.repetitions);
@@ -572,4 +574,16 @@ TEST_CASE("config: an error in a deck file names the file and its line", "[confi
     CHECK(std::string(e.what()) == kInputs + "/identity.yaml:5: problem.init: identity sets B = I, which needs k == n, "
                                              "but the problem has k = 3, n = 203");
   }
+}
+
+TEST_CASE("config: tiled takes prefetch, other kernels do not", "[config]") {
+  const Config c = parse("problem: {n: 64}\nkernels:\n  - {name: tiled, prefetch: false}\n  - tiled\n");
+  REQUIRE(c.kernels.size() == 2);
+  CHECK(c.kernels[0].prefetch == 0);
+  CHECK(c.kernels[1].prefetch == -1);
+  require_round_trip(c);
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: naive, prefetch: true}]\n"),
+                    Catch::Matchers::ContainsSubstring("naive takes no prefetch"));
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, prefetch: 3}]\n"),
+                    Catch::Matchers::ContainsSubstring("prefetch"));
 }
