@@ -99,6 +99,14 @@ std::string gib(double bytes) {
   return s.str();
 }
 
+/// MPI counts and displacements, in rows, for Scatterv/Gatherv.
+struct RowCounts {
+  std::vector<int> counts, displs;
+  RowCounts(const std::vector<long>& rows, const std::vector<long>& offsets) {
+    for (size_t r = 0; r < rows.size(); ++r) counts.push_back(int(rows[r])), displs.push_back(int(offsets[r]));
+  }
+};
+
 /// An MPI datatype for one row of `cols` elements of T (so counts stay small).
 struct RowType {
   MPI_Datatype t{};
@@ -142,24 +150,6 @@ std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>
   char text[19];
   std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
   return text;
-}
-
-/// Gathers a string from every rank to rank 0 (empty elsewhere).
-std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int len = static_cast<int>(mine.size());
-  std::vector<int> lens(size), displs(size, 0);
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  for (int r = 0; r < size; ++r) displs[r] = total, total += lens[r];
-  std::string all(rank == 0 ? total : 0, '\0');
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
-  std::vector<std::string> out;
-  if (rank == 0)
-    for (int r = 0; r < size; ++r) out.push_back(all.substr(displs[r], lens[r]));
-  return out;
 }
 
 /// Times `variant` on a calibration problem of n^3 on this rank alone
@@ -304,10 +294,9 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
   });
   if (scatter) {
     RowType a_row(K, mpi_type<T>()), b_row(N, mpi_type<T>());
-    std::vector<int> counts(nranks), displs(nranks);
-    for (int r = 0; r < nranks; ++r) counts[r] = int(rows[r]), displs[r] = int(offsets[r]);
+    const RowCounts rc(rows, offsets);
     common.time("scatter", [&] {
-      MPI_Scatterv(rank == 0 ? A_full.data() : nullptr, counts.data(), displs.data(), a_row.t, hA.data(),
+      MPI_Scatterv(rank == 0 ? A_full.data() : nullptr, rc.counts.data(), rc.displs.data(), a_row.t, hA.data(),
                    int(my_rows), a_row.t, 0, comm);
     });
     common.time("broadcast", [&] { MPI_Bcast(hB.data(), int(K), b_row.t, 0, comm); });
@@ -393,11 +382,10 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     ph.time("device_to_host", [&] { Kokkos::deep_copy(hC, C); });
     if (scatter) {
       RowType c_row(N, mpi_type<T>());
-      std::vector<int> counts(nranks), displs(nranks);
-      for (int r = 0; r < nranks; ++r) counts[r] = int(rows[r]), displs[r] = int(offsets[r]);
+      const RowCounts rc(rows, offsets);
       ph.time("gather", [&] {
-        MPI_Gatherv(hC.data(), int(my_rows), c_row.t, rank == 0 ? C_full.data() : nullptr, counts.data(),
-                    displs.data(), c_row.t, 0, comm);
+        MPI_Gatherv(hC.data(), int(my_rows), c_row.t, rank == 0 ? C_full.data() : nullptr, rc.counts.data(),
+                    rc.displs.data(), c_row.t, 0, comm);
       });
       if (rank == 0) {
         const std::vector<long> all{M};
@@ -424,9 +412,8 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     std::vector<double> all_phases(rank == 0 ? values.size() * nranks : 0);
     MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all_phases.data(), int(values.size()), MPI_DOUBLE,
                0, comm);
-    const auto who = gather_strings(place.host + "\n" + backends[rank] + "\n" +
-                                        device_name(backends[rank], place.device_id),
-                                    comm);
+    const auto who = gather_strings(
+        place.host + "\n" + backends[rank] + "\n" + device_name(backends[rank], place.device_id), comm);
     if (rank == 0) {
       double sum = 0, mx = 0;
       for (int r = 0; r < nranks; ++r) {

@@ -85,6 +85,23 @@ std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_de
   return "";
 }
 
+std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int len = static_cast<int>(mine.size());
+  std::vector<int> lens(size), displs(size, 0);
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) displs[r] = total, total += lens[r];
+  std::string all(rank == 0 ? total : 0, '\0');
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
+  std::vector<std::string> out;
+  if (rank == 0)
+    for (int r = 0; r < size; ++r) out.push_back(all.substr(displs[r], lens[r]));
+  return out;
+}
+
 std::string device_name(const std::string& backend, int device_id) {
 #ifdef KOKKOS_ENABLE_CUDA
   if (backend == "cuda") {

@@ -42,6 +42,10 @@ RankPlacement place_rank();
 /// separate one-rank jobs).
 std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices);
 
+/// Gathers one string from every rank of `comm` to rank 0, in rank order
+/// (an empty vector on the other ranks). Collective.
+std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm);
+
 /// Name of the device a rank runs on for `backend`: the GPU's name for
 /// "cuda", else the host CPU model (from /proc/cpuinfo) and thread count.
 std::string device_name(const std::string& backend, int device_id);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 
 namespace mmapp {
 
@@ -25,31 +26,17 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
   p.date_utc = date;
   p.ranks = place.size;
   p.threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-  const std::string mine = place.host + "\n" + std::to_string(place.device_id) + "\n" + backends[place.rank] + "\n" +
-                           device_name(backends[place.rank], place.device_id);
-  int len = int(mine.size());
-  std::vector<int> lens(place.size), displs(place.size);
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  int total = 0;
-  for (int r = 0; r < place.size; ++r) displs[r] = total, total += lens[r];
-  std::string all(place.rank == 0 ? total : 0, '\0');
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (place.rank == 0) {
-    for (int r = 0; r < place.size; ++r) {
-      std::string h, id, b, d;
-      size_t pos = displs[r];
-      auto next = [&](std::string& s) {
-        const size_t end = all.find('\n', pos);
-        const size_t stop = (end == std::string::npos || end > size_t(displs[r] + lens[r])) ? displs[r] + lens[r] : end;
-        s = all.substr(pos, stop - pos);
-        pos = stop + 1;
-      };
-      next(h), next(id), next(b), next(d);
-      p.rank_hosts.push_back(h);
-      p.rank_device_ids.push_back(std::stoi(id));
-      p.rank_backends.push_back(b);
-      p.rank_devices.push_back(d);
-    }
+  const auto all = gather_strings(place.host + "\n" + std::to_string(place.device_id) + "\n" +
+                                       backends[place.rank] + "\n" + device_name(backends[place.rank], place.device_id),
+                                   MPI_COMM_WORLD);
+  for (const auto& entry : all) {  // rank 0 only
+    std::istringstream lines(entry);
+    std::string h, id, b, d;
+    std::getline(lines, h), std::getline(lines, id), std::getline(lines, b), std::getline(lines, d);
+    p.rank_hosts.push_back(h);
+    p.rank_device_ids.push_back(std::stoi(id));
+    p.rank_backends.push_back(b);
+    p.rank_devices.push_back(d);
   }
   p.execution_spaces = enabled_backends();
   p.host_blas_core = host_blas_core();

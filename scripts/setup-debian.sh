@@ -5,7 +5,9 @@
 # system's apt setup is left as it was. Safe to run again: it installs nothing
 # that is already there.
 #
-# Usage: scripts/setup-debian.sh [--with-slurm]
+# Usage: scripts/setup-debian.sh [--with-slurm] [--with-plots]
+#   --with-slurm  slurm-wlm and munge, for the tests of jobs/ (tests/slurm)
+#   --with-plots  python3-matplotlib, for scripts/plot_reports.py
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,7 +21,13 @@ packages=(
   libopenblas-dev
   python3
 )
-[[ "${1:-}" == "--with-slurm" ]] && packages+=(slurm-wlm munge)
+for arg in "$@"; do
+  case "$arg" in
+    --with-slurm) packages+=(slurm-wlm munge) ;;
+    --with-plots) packages+=(python3-matplotlib) ;;
+    *) echo "setup-debian.sh: unknown option '$arg' (--with-slurm, --with-plots)" >&2; exit 2 ;;
+  esac
+done
 
 sudo_cmd=()
 [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)

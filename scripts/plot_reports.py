@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Turns mmapp JSON reports into PNG plots (matplotlib from Debian's python3-matplotlib,
+hence /usr/bin/python3: scripts/setup-debian.sh --with-plots installs it).
+
+    scripts/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
+        [--peak-fp32 66900] [--peak-fp64 33450] [--label-peak "H200"]
+
+Writes, for every (dtype, backend) present in the reports:
+  gflops_<dtype>_<backend>.png  GFLOP/s against N per kernel (log-log), with
+                                the vendor kernel drawn thick and the peak line;
+  pct_vendor_<dtype>_<backend>.png  each kernel's percentage of kokkoskernels
+                                measured in the same run, against N;
+and, when reports of the same problem at several rank counts are given:
+  speedup_ranks.png             kernel throughput against ranks, relative to
+                                the lowest rank count, with the ideal line.
+Peaks are in GFLOP/s (defaults: H200, FP32 66.9 TFLOP/s = 132 SMs x 128 lanes
+x 2 x 1.98 GHz; FP64 non-tensor 33.45 TFLOP/s = 132 x 64 x 2 x 1.98 GHz).
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def save(fig, path, written):
+    """Lays out, writes and closes a figure; records the path."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    written.append(path)
+
+
+def label(run):
+    return run["kernel"] + (f" {run['tile']}" if run.get("tile") else "")
+
+
+def load(paths):
+    reports = []
+    for p in paths:
+        with open(p) as f:
+            r = json.load(f)
+        r["_path"] = p
+        reports.append(r)
+    return reports
+
+
+def sweep_plots(reports, out, peaks, peak_label):
+    groups = collections.defaultdict(lambda: collections.defaultdict(list))
+    devices = {}
+    for r in reports:
+        if r["provenance"]["ranks"] != 1:
+            continue
+        for run in r["runs"]:
+            if run["m"] != run["n"] or run["n"] != run["k"]:
+                continue
+            key = (run["dtype"], run["backend"])
+            groups[key][label(run)].append((run["n"], run["gflops"], run.get("pct_of_vendor")))
+            devices[key] = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+    written = []
+    for (dtype, backend), kernels in sorted(groups.items()):
+        if max(len(v) for v in kernels.values()) < 2:
+            continue  # a single size is a table, not a curve
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for name, pts in sorted(kernels.items()):
+            pts.sort()
+            vendor = name.startswith("kokkoskernels")
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", linewidth=3 if vendor else 1.5,
+                    color="black" if vendor else None, label=name + (" (vendor)" if vendor else ""))
+        peak = peaks.get(dtype)
+        if peak and backend == "cuda":
+            ax.axhline(peak, linestyle="--", color="grey")
+            ax.text(0.02, peak * 1.08, f"{peak_label} {dtype} peak (no tensor cores) {peak / 1000:.1f} TFLOP/s",
+                    color="grey", fontsize=8, transform=ax.get_yaxis_transform())
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("N (square M = N = K)")
+        ax.set_ylabel("GFLOP/s (2N^3 / median time)")
+        ax.set_title(f"mmapp GEMM, {dtype}, {backend}: {devices[(dtype, backend)]}", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        save(fig, os.path.join(out, f"gflops_{dtype}_{backend}.png"), written)
+
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for name, pts in sorted(kernels.items()):
+            if name.startswith("kokkoskernels") or any(p[2] is None for p in pts):
+                continue
+            ax.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", label=name)
+        ax.axhline(100, color="black", linewidth=2, label="kokkoskernels (vendor) = 100%")
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(0, 110)
+        ax.set_xlabel("N (square M = N = K)")
+        ax.set_ylabel("% of kokkoskernels GFLOP/s (same run)")
+        ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}: {devices[(dtype, backend)]}",
+                     fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        save(fig, os.path.join(out, f"pct_vendor_{dtype}_{backend}.png"), written)
+    return written
+
+
+def speedup_plot(reports, out):
+    series = collections.defaultdict(dict)
+    device = ""
+    for r in reports:
+        ranks = r["provenance"]["ranks"]
+        for run in r["runs"]:
+            key = (label(run), run["dtype"], run["m"], run["n"], run["k"])
+            series[key][ranks] = run["gflops"]
+            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+    series = {k: v for k, v in series.items() if len(v) >= 2}
+    if not series:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 5))
+    top = 1
+    for (name, dtype, m, n, k), pts in sorted(series.items()):
+        ranks = sorted(pts)
+        base = pts[ranks[0]] / ranks[0]
+        ax.plot(ranks, [pts[r] / base for r in ranks], marker="o",
+                label=f"{name}, {dtype}, {m}x{n}x{k}")
+        top = max(top, ranks[-1])
+    ax.plot([1, top], [1, top], linestyle="--", color="grey", label="ideal")
+    ax.set_xlabel("MPI ranks (one GPU each)")
+    ax.set_ylabel("kernel throughput relative to 1 rank")
+    ax.set_title(f"mmapp multi-GPU scaling (rows of A and C split): {device}", fontsize=10)
+    ax.set_xticks(range(1, top + 1))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    written = []
+    save(fig, os.path.join(out, "speedup_ranks.png"), written)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("reports", nargs="+")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--peak-fp32", type=float, default=66900.0)
+    ap.add_argument("--peak-fp64", type=float, default=33450.0)
+    ap.add_argument("--label-peak", default="H200")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    reports = load(args.reports)
+    written = sweep_plots(reports, args.out, {"float": args.peak_fp32, "double": args.peak_fp64}, args.label_peak)
+    written += speedup_plot(reports, args.out)
+    for p in written:
+        print("wrote", p)
+    return 0 if written else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
