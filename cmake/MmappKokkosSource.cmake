@@ -37,7 +37,9 @@ set(_mmapp_pristine "${MMAPP_CACHE_DIR}/kokkos-3.4.01")
 set(_mmapp_stamp
     "${_mmapp_pristine}/.mmapp-source-0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90")
 
-if(NOT EXISTS "${_mmapp_stamp}")
+if(EXISTS "${_mmapp_stamp}")
+  message(STATUS "mmapp: Kokkos 3.4.01 sources from the cache ${_mmapp_pristine} (nothing downloaded)")
+else()
   if(MMAPP_KOKKOS_SOURCE_ARCHIVE)
     message(STATUS "mmapp: unpacking Kokkos sources from ${MMAPP_KOKKOS_SOURCE_ARCHIVE}")
     file(MAKE_DIRECTORY "${MMAPP_CACHE_DIR}")

@@ -1,10 +1,15 @@
 #include "host_blas.hpp"
 
+#include <sched.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #ifdef MMAPP_HOST_BLAS_OPENBLAS
 extern "C" char* openblas_get_corename(void);
@@ -40,6 +45,21 @@ void ensure_host_blas_core(char** argv) {
     better = "Haswell";
   if (better == nullptr) return;
   setenv("OPENBLAS_CORETYPE", better, 1);
+#ifdef _OPENMP
+  // With OMP_PROC_BIND set, libgomp has already bound this (initial) thread to
+  // the first OpenMP place, and the mask would survive execv: give back the
+  // union of all places, which libgomp derived from the original mask.
+  if (const int places = omp_get_num_places(); places > 0) {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    for (int p = 0; p < places; ++p) {
+      std::vector<int> ids(omp_get_place_num_procs(p));
+      omp_get_place_proc_ids(p, ids.data());
+      for (int id : ids) CPU_SET(id, &mask);
+    }
+    sched_setaffinity(0, sizeof mask, &mask);
+  }
+#endif
   execv("/proc/self/exe", argv);  // returns only on failure: go on as we are
 #else
   (void)argv;

@@ -17,7 +17,8 @@ std::string host_blas_core();
 /// Call first thing in main(), before MPI_Init. When OpenBLAS runs a generic
 /// core although /proc/cpuinfo lists avx512f (-> SkylakeX) or avx2 (->
 /// Haswell), and OPENBLAS_CORETYPE is unset, sets it and re-executes this
-/// program (same pid, same arguments). Otherwise returns. Never throws; if the
+/// program (same pid, same arguments, the CPU affinity of the OpenMP places
+/// restored). Otherwise returns. Never throws; if the
 /// re-exec fails the run goes on with the generic core.
 void ensure_host_blas_core(char** argv);
 

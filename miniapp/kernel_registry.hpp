@@ -65,8 +65,9 @@ KernelVariant<Space, T> tiled_host_variant() {
 }  // namespace detail
 
 /// Every variant compiled for (Space, T), defaults first for each name.
-/// GPU tile shapes (gemm_tiled): 256 threads of 8x8 (float) or 4x4 (double)
-/// register tiles, with register prefetch; host shapes (gemm_tiled_host): one
+/// GPU tile shapes (gemm_tiled): 256 threads with 8x8 register tiles and
+/// register prefetch by default (float and double), 4x4 and no-prefetch
+/// variants for the ladder; host shapes (gemm_tiled_host): one
 /// thread per team, packed panels, a 6x32 / 8x32 / 4x32 micro-tile (sized for
 /// 32 AVX-512 registers; measured on the development machine, see
 /// docs/performance.md).
@@ -96,8 +97,9 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
     v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
     v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, false, Space, T>());
   } else {
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+    // double: 8x8 also wins from N = 2048 up on an H200 (docs/performance.md).
     v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
+    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
     v.push_back(detail::tiled_variant<64, 64, 16, 4, 4, true, Space, T>());
   }
   v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>});
