@@ -52,7 +52,7 @@ int main(int argc, char* argv[]) {
                "Kokkos, over MPI ranks (rows of A and C split, B replicated).",
                "mmapp"};
   Options opt;
-  app.add_option("deck", opt.deck, "YAML input deck (see inputs/example.yaml)")->required();
+  app.add_option("deck", opt.deck, "YAML input deck (see inputs/example.yaml); required unless --kokkos-info");
   app.add_option("--backend", opt.backend,
                  "execution space to run on, overriding run.backend: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
   app.add_option("--set", opt.sets, "override a deck key, e.g. --set problem.n=4096 (repeatable)");
@@ -77,12 +77,16 @@ int main(int argc, char* argv[]) {
   }
 
   // The deck, before Kokkos starts: bad input never touches a device.
+  if (opt.deck.empty() && !opt.kokkos_info) {
+    if (root) std::cerr << "mmapp: error: no deck given (mmapp DECK.yaml ...; see --help)\n";
+    return 2;
+  }
   mmapp::Config cfg;
   try {
     std::vector<std::string> overrides = opt.sets;
     if (!opt.backend.empty()) overrides.push_back("run.backend=" + opt.backend);
     if (!opt.report.empty()) overrides.push_back("output.report=" + opt.report);
-    cfg = opt.deck.empty() || opt.kokkos_info ? mmapp::Config{} : mmapp::parse_deck(opt.deck, overrides);
+    if (!opt.kokkos_info) cfg = mmapp::parse_deck(opt.deck, overrides);
   } catch (const mmapp::DeckError& e) {
     if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
     return 2;

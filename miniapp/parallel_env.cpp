@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <algorithm>
-#include <thread>
 
 namespace mmapp {
 

@@ -27,7 +27,7 @@ def mmapp(*args, np=None, timeout=300):
 
     Ranks may share a GPU (a one-GPU node runs the 2-rank tests too); the
     refusal without that key is tested in test_placement.cpp."""
-    share = [] if "--help" in args else ["--set", "parallel.share_devices=true"]
+    share = ["--set", "parallel.share_devices=true"] if args and args[0].endswith(".yaml") else []
     cmd = [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args, *share]
     p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
@@ -167,6 +167,14 @@ def test_failed_verification_exits_1(tmp):
     assert code == 1, (code, err)
     assert "VERIFICATION FAILED" in out and "bound" in out
     assert json.load(open(rep))["runs"][0]["verified"] is False
+
+
+def test_kokkos_info_and_missing_deck(tmp):
+    code, out, err = mmapp("--kokkos-info", np=1)
+    assert code == 0, (code, err)
+    assert "Kokkos" in out and "rank" in out and "device name" in out
+    code, out, err = mmapp(np=1)
+    assert code == 2 and "no deck given" in err, (code, err)
 
 
 def test_help(tmp):
