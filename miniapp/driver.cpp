@@ -223,11 +223,9 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
   // twice over, so the cache is not what is measured (CUTLASS profiler practice).
   int sets = 1;
 #ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-    const double ab = double(my_rows * K + K * N) * sizeof(T);
-    const double l2 = double(space.cuda_device_prop().l2CacheSize);
-    if (cfg.rotate_inputs && ab > 0 && ab < 2 * l2) sets = int(std::ceil(2 * l2 / ab)) + 1;
-  }
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    sets = input_sets(double(my_rows * K + K * N) * sizeof(T), double(space.cuda_device_prop().l2CacheSize),
+                      cfg.rotate_inputs);
 #endif
 
   // Memory: need vs available, before allocating.
@@ -446,6 +444,11 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
 }
 
 }  // namespace
+
+int input_sets(double ab_bytes, double l2_bytes, bool rotate) {
+  if (!rotate || !(ab_bytes > 0) || ab_bytes >= 2 * l2_bytes) return 1;
+  return int(std::min<double>(kMaxInputSets, std::ceil(2 * l2_bytes / ab_bytes) + 1));
+}
 
 std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
   std::vector<std::string> b;

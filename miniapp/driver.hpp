@@ -23,6 +23,16 @@ struct RunError : std::runtime_error {
   int exit_code;
 };
 
+/// How many copies of A and B a GPU run rotates among so that the L2 cache
+/// is not what is measured (CUTLASS profiler practice): 1 when rotation is
+/// off or A + B (`ab_bytes`, this rank's) exceed twice the L2; else enough
+/// copies to cover twice the L2, plus one, at most kMaxInputSets.
+int input_sets(double ab_bytes, double l2_bytes, bool rotate);
+
+/// Upper bound of input_sets (tiny problems would otherwise ask for millions
+/// of copies; the bound still covers twice a 60 MB L2 from 470 KB of A + B).
+inline constexpr int kMaxInputSets = 256;
+
 /// Called on rank 0 after each finished run (for progress lines).
 using ProgressFn = std::function<void(const RunRecord&, int done, int total, double elapsed_s)>;
 

@@ -1,6 +1,7 @@
 // Pure units: the row decomposition, timing statistics, the counter-based
 // generator. No MPI communication, no device.
 #include "decomposition.hpp"
+#include "driver.hpp"
 #include "init.hpp"
 #include "stats.hpp"
 
@@ -89,4 +90,13 @@ TEST_CASE("the counter-based generator is uniform in [-1, 1) and rank-independen
   CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) == mmapp::counter_uniform<float>(1, 0, 5, 6));
   CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) != mmapp::counter_uniform<float>(1, 1, 5, 6));
   CHECK(mmapp::counter_uniform<float>(1, 0, 5, 6) != mmapp::counter_uniform<float>(2, 0, 5, 6));
+}
+
+TEST_CASE("input sets cover twice the L2, bounded", "[stats]") {
+  const double l2 = 60.0 * (1 << 20);
+  CHECK(mmapp::input_sets(512.0 * 1024, l2, true) == 241);        // N = 256 float: A + B = 512 KiB
+  CHECK(mmapp::input_sets(2.0 * 4096 * 4096 * 4, l2, true) == 1);  // N = 4096: already > 2 x L2
+  CHECK(mmapp::input_sets(72.0, l2, true) == mmapp::kMaxInputSets);  // m = 1: bounded
+  CHECK(mmapp::input_sets(512.0 * 1024, l2, false) == 1);
+  CHECK(mmapp::input_sets(0.0, l2, true) == 1);  // a rank with no rows and an empty B
 }
