@@ -1,3 +1,4 @@
+// decomposition.cpp — implementation of decomposition.hpp (see there for the contracts).
 #include "decomposition.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// host_blas.cpp — implementation of host_blas.hpp (see there for the contracts).
 #include "host_blas.hpp"
 
 #include <sched.h>

@@ -1,3 +1,4 @@
+// parallel_env.cpp — implementation of parallel_env.hpp (see there for the contracts).
 #include "parallel_env.hpp"
 
 #include <Kokkos_Core.hpp>

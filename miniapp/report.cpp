@@ -1,3 +1,4 @@
+// report.cpp — implementation of report.hpp (see there for the contracts).
 #include "report.hpp"
 
 #include "exec_spaces.hpp"

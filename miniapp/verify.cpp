@@ -1,3 +1,4 @@
+// verify.cpp — implementation of verify.hpp (see there for the contracts).
 #include "verify.hpp"
 
 namespace mmapp {
