@@ -40,20 +40,17 @@ double wall_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// Collective: if any rank has !ok, every rank throws RunError(code) with the
-/// message of the lowest failing rank.
-void agree(bool ok, const std::string& msg, int code, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int first = ok ? INT_MAX : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == INT_MAX) return;
-  std::string text = msg;
-  int len = static_cast<int>(text.size());
-  MPI_Bcast(&len, 1, MPI_INT, first, comm);
-  text.resize(len);
-  MPI_Bcast(text.data(), len, MPI_CHAR, first, comm);
-  throw RunError(code, text);
+/// Collective: runs `f`; if it throws on any rank, every rank throws
+/// RunError(code) with the lowest failing rank's message, prefixed.
+template <class F>
+void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
+  std::string err;
+  try {
+    f();
+  } catch (const std::exception& e) {
+    err = prefix + e.what();
+  }
+  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(code, first);
 }
 
 /// Times named phases: fence, region push, run, fence, region pop.
@@ -188,16 +185,12 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
 
   // Kernels (tile shapes are per backend and dtype).
   std::vector<KernelVariant<Space, T>> kernels;
-  {
-    std::string err;
-    try {
-      for (size_t i = 0; i < cfg.kernels.size(); ++i)
-        kernels.push_back(resolve_kernel<Space, T>(cfg.kernels[i], cfg.deck_path, int(i)));
-    } catch (const std::exception& e) {
-      err = e.what();
-    }
-    agree(err.empty(), err, 2, comm);
-  }
+  agree_on(
+      [&] {
+        for (size_t i = 0; i < cfg.kernels.size(); ++i)
+          kernels.push_back(resolve_kernel<Space, T>(cfg.kernels[i], cfg.deck_path, int(i)));
+      },
+      "", 2, comm);
 
   // Decomposition (weights: auto times the first kernel of the deck on every rank).
   std::vector<double> calib;
@@ -207,15 +200,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     MPI_Allgather(&mine, 1, MPI_DOUBLE, calib.data(), 1, MPI_DOUBLE, comm);
   }
   std::vector<long> rows;
-  {
-    std::string err;
-    try {
-      rows = split_rows(M, nranks, cfg.decomposition, calib);
-    } catch (const std::exception& e) {
-      err = cfg.deck_path + ": " + e.what();
-    }
-    agree(err.empty(), err, 2, comm);
-  }
+  agree_on([&] { rows = split_rows(M, nranks, cfg.decomposition, calib); }, cfg.deck_path + ": ", 2, comm);
   const std::vector<long> offsets = row_offsets(rows);
   const long my_rows = rows[rank], row0 = offsets[rank];
 
@@ -234,31 +219,27 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     const double dev = (double(sets) * (my_rows * K + K * N) + 2.0 * my_rows * N) * elem;
     double host = (rank == 0 && scatter) ? (double(M) * K + double(M) * N) * elem : 0.0;
     if (!is_host_space_v<Space>) host += (double(my_rows) * K + double(K) * N + double(my_rows) * N) * elem;
+    const std::string problem = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) +
+                                " k=" + std::to_string(K) + " " + dtype_name<T>() + " needs ";
+    const std::string on_rank = " on rank " + std::to_string(rank) + " (" + place.host + ")";
+    const double host_avail = available_bytes<Kokkos::DefaultHostExecutionSpace>();
     std::string err;
     if (is_host_space_v<Space>) {
-      const double avail = available_bytes<Space>();
-      if (dev + host > 0.9 * avail)
-        err = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) + " k=" + std::to_string(K) + " " +
-              dtype_name<T>() + " needs " + gib(dev + host) + " of host memory on rank " + std::to_string(rank) +
-              " (" + place.host + "), " + gib(avail) + " available";
-    } else {
-      const double avail = available_bytes<Space>(), host_avail = available_bytes<Kokkos::HostSpace::execution_space>();
-      if (dev > 0.95 * avail)
-        err = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) + " k=" + std::to_string(K) + " " +
-              dtype_name<T>() + " needs " + gib(dev) + " of " + Space::name() + " device memory on rank " +
-              std::to_string(rank) + " (device " + std::to_string(place.device_id) + "), " + gib(avail) +
-              " available";
-      else if (host > 0.9 * host_avail)
-        err = "problem needs " + gib(host) + " of host memory on rank " + std::to_string(rank) + ", " +
-              gib(host_avail) + " available";
+      if (dev + host > 0.9 * host_avail)
+        err = problem + gib(dev + host) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
+    } else if (const double avail = available_bytes<Space>(); dev > 0.95 * avail) {
+      err = problem + gib(dev) + " of " + Space::name() + " device memory" + on_rank + ", device " +
+            std::to_string(place.device_id) + ", " + gib(avail) + " available";
+    } else if (host > 0.9 * host_avail) {
+      err = problem + gib(host) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
     }
-    agree(err.empty(), err, 2, comm);
+    if (std::string first = first_error(err, comm); !first.empty()) throw RunError(2, first);
   }
 
   PhaseClock common;
   std::vector<Matrix<T, Space>> A(sets), B(sets);
   Matrix<T, Space> C, Cref;
-  typename Matrix<T, Space>::HostMirror hA, hB, hC;
+  HostMatrix<T> hA, hB, hC;  // the device views themselves on host backends
   HostMatrix<T> A_full, C_full;
   common.time("allocation", [&] {
     for (int s = 0; s < sets; ++s) {
@@ -276,18 +257,15 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     }
   });
 
-  // HostMirror of a host view is the view itself; fill_matrix takes HostMatrix.
-  HostMatrix<T> hA_(hA.data(), hA.extent(0), hA.extent(1)), hB_(hB.data(), hB.extent(0), hB.extent(1)),
-      hC_(hC.data(), hC.extent(0), hC.extent(1));
   common.time("fill", [&] {
     if (scatter) {
       if (rank == 0) {
         fill_matrix<T>(A_full, 0, 0, cfg.init, cfg.seed);
-        fill_matrix<T>(hB_, 1, 0, cfg.init, cfg.seed);
+        fill_matrix<T>(hB, 1, 0, cfg.init, cfg.seed);
       }
     } else {
-      fill_matrix<T>(hA_, 0, row0, cfg.init, cfg.seed);
-      fill_matrix<T>(hB_, 1, 0, cfg.init, cfg.seed);
+      fill_matrix<T>(hA, 0, row0, cfg.init, cfg.seed);
+      fill_matrix<T>(hB, 1, 0, cfg.init, cfg.seed);
     }
   });
   if (scatter) {
@@ -391,7 +369,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
       }
       ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
     } else {
-      rec.checksum = ordered_checksum<T>(hC_, rows, N, comm);
+      rec.checksum = ordered_checksum<T>(hC, rows, N, comm);
     }
 
     // Phases: the slowest rank's; per-rank records to rank 0.
@@ -410,17 +388,11 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     std::vector<double> all_phases(rank == 0 ? values.size() * nranks : 0);
     MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all_phases.data(), int(values.size()), MPI_DOUBLE,
                0, comm);
-    const auto who = gather_strings(
-        place.host + "\n" + backends[rank] + "\n" + device_name(backends[rank], place.device_id), comm);
     if (rank == 0) {
       double sum = 0, mx = 0;
       for (int r = 0; r < nranks; ++r) {
         RankRecord rr;
         rr.rank = r;
-        std::istringstream lines(who[r]);
-        std::getline(lines, rr.host);
-        std::getline(lines, rr.backend);
-        std::getline(lines, rr.device);
         rr.rows = long(all_vals[6 * r]);
         rr.row0 = long(all_vals[6 * r + 1]);
         rr.kernel = {all_vals[6 * r + 2], all_vals[6 * r + 3], all_vals[6 * r + 4]};
@@ -472,8 +444,8 @@ std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
   return b;
 }
 
-std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place, const ProgressFn& progress) {
-  const auto backends = backends_per_rank(cfg, place.size);
+std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
+                                const std::vector<std::string>& backends, const ProgressFn& progress) {
   std::vector<RunRecord> records;
   const int total = int(cfg.sizes.size() * cfg.dtypes.size() * cfg.kernels.size());
   const double t0 = wall_now();

@@ -42,11 +42,13 @@ using ProgressFn = std::function<void(const RunRecord&, int done, int total, dou
 /// backend is not compiled in.
 std::vector<std::string> backends_per_rank(const Config& cfg, int nranks);
 
-/// Runs the whole deck; collective over MPI_COMM_WORLD. Returns the records
+/// Runs the whole deck; collective over MPI_COMM_WORLD. `backends`: each
+/// rank's backend, from backends_per_rank(). Returns the records
 /// on every rank; their per-rank details (RunRecord::ranks) and checksum are
 /// complete on rank 0 only. Throws RunError(2), on every rank alike, when a
 /// kernel/tile is not available, the decomposition is invalid, or memory does
 /// not suffice (need vs available named), before allocating.
-std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place, const ProgressFn& progress);
+std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
+                                const std::vector<std::string>& backends, const ProgressFn& progress);
 
 }  // namespace mmapp

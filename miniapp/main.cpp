@@ -76,34 +76,31 @@ int main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   }
 
-  // The deck, before Kokkos starts: bad input never touches a device.
-  if (opt.deck.empty() && !opt.kokkos_info) {
-    if (root) std::cerr << "mmapp: error: no deck given (mmapp DECK.yaml ...; see --help)\n";
-    return 2;
-  }
+  // Input errors before Kokkos starts: bad input never touches a device. One
+  // line from rank 0, the same exit code on every rank.
+  const auto fail = [root](const std::string& why, int code) {
+    if (root) std::cerr << "mmapp: error: " << why << "\n";
+    return code;
+  };
+  if (opt.deck.empty() && !opt.kokkos_info) return fail("no deck given (mmapp DECK.yaml ...; see --help)", 2);
   mmapp::Config cfg;
+  std::vector<std::string> backends(place.size, mmapp::default_backend());
+  std::string input_error;
   try {
     std::vector<std::string> overrides = opt.sets;
     if (!opt.backend.empty()) overrides.push_back("run.backend=" + opt.backend);
     if (!opt.report.empty()) overrides.push_back("output.report=" + opt.report);
-    if (!opt.kokkos_info) cfg = mmapp::parse_deck(opt.deck, overrides);
-  } catch (const mmapp::DeckError& e) {
-    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
-    return 2;
+    if (!opt.kokkos_info) {
+      cfg = mmapp::parse_deck(opt.deck, overrides);
+      backends = mmapp::backends_per_rank(cfg, place.size);
+    }
+  } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
+    input_error = e.what();
   }
-  std::vector<std::string> backends;
-  try {
-    backends = opt.kokkos_info ? std::vector<std::string>(place.size, mmapp::default_backend())
-                               : mmapp::backends_per_rank(cfg, place.size);
-  } catch (const mmapp::RunError& e) {
-    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
-    return e.exit_code;
-  }
+  if (std::string why = mmapp::first_error(input_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);
   const bool uses_gpu = backends[place.rank] == "cuda";  // this rank's own backend
-  if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty()) {
-    if (root) std::cerr << "mmapp: error: " << why << "\n";
-    return 2;
-  }
+  if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty())
+    return fail(why, 2);
 
   // cuBLAS must run plain FP32/FP64 so the reference is comparable: never TF32
   // (NVIDIA_TF32_OVERRIDE=0 forbids it in every CUDA library of the process).
@@ -135,7 +132,7 @@ int main(int argc, char* argv[]) {
                                done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops,
                                !r.verify_enabled ? "not verified" : r.verified ? "verified" : "FAILED", elapsed, left);
     };
-    const auto runs = mmapp::run_deck(cfg, place, progress);
+    const auto runs = mmapp::run_deck(cfg, place, backends, progress);
     bool all_ok = true;
     for (const auto& r : runs) all_ok &= !r.verify_enabled || r.verified;
     code = all_ok ? 0 : 1;
@@ -148,8 +145,7 @@ int main(int argc, char* argv[]) {
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);  // same exit code everywhere
   } catch (const mmapp::RunError& e) {
-    if (root) std::cerr << "mmapp: error: " << e.what() << "\n";
-    code = e.exit_code;
+    code = fail(e.what(), e.exit_code);
   } catch (const std::exception& e) {
     std::cerr << "mmapp: rank " << place.rank << ": fatal: " << e.what() << "\n" << std::flush;
     MPI_Abort(MPI_COMM_WORLD, 3);

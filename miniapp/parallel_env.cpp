@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <algorithm>
+#include <climits>
 
 namespace mmapp {
 
@@ -72,10 +73,10 @@ std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_de
   const size_t ranks_on_gpus = used.size();
   std::sort(used.begin(), used.end());
   const size_t distinct = size_t(std::unique(used.begin(), used.end()) - used.begin());
-  int flags[3] = {(uses_gpu && ranks_on_gpus > distinct && !share_devices) ? 1 : 0,
-                  (uses_gpu && p.visible_gpus == 0) ? 1 : 0, 0};
+  int flags[2] = {(uses_gpu && ranks_on_gpus > distinct && !share_devices) ? 1 : 0,
+                  (uses_gpu && p.visible_gpus == 0) ? 1 : 0};
   int counts[2] = {flags[0] ? int(ranks_on_gpus) : 0, flags[0] ? int(distinct) : 0};
-  MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (flags[1]) return "backend cuda was asked for but a rank sees no CUDA device";
   if (flags[0])
@@ -83,6 +84,20 @@ std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_de
            std::to_string(counts[1]) + " distinct GPU(s); use one rank per GPU, or set "
            "parallel.share_devices: true to share GPUs";
   return "";
+}
+
+std::string first_error(const std::string& mine, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int first = mine.empty() ? INT_MAX : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == INT_MAX) return "";
+  std::string text = mine;
+  int len = static_cast<int>(text.size());
+  MPI_Bcast(&len, 1, MPI_INT, first, comm);
+  text.resize(len);
+  MPI_Bcast(text.data(), len, MPI_CHAR, first, comm);
+  return text;
 }
 
 std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm) {

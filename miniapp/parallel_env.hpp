@@ -42,6 +42,12 @@ RankPlacement place_rank();
 /// separate one-rank jobs).
 std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices);
 
+/// Collective error agreement: `mine` is this rank's error ("" when fine).
+/// Returns "" on every rank when no rank failed, else the message of the
+/// lowest failing rank, on every rank, so all ranks stop alike (no rank
+/// left waiting in a collective).
+std::string first_error(const std::string& mine, MPI_Comm comm);
+
 /// Gathers one string from every rank of `comm` to rank 0, in rank order
 /// (an empty vector on the other ranks). Collective.
 std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm);

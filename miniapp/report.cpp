@@ -155,9 +155,9 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     json per_rank = json::array();
     for (const auto& k : r.ranks)
       per_rank.push_back({{"rank", k.rank},
-                          {"host", k.host},
-                          {"backend", k.backend},
-                          {"device", k.device},
+                          {"host", prov.rank_hosts.at(k.rank)},
+                          {"backend", prov.rank_backends.at(k.rank)},
+                          {"device", prov.rank_devices.at(k.rank)},
                           {"rows", k.rows},
                           {"row0", k.row0},
                           {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},

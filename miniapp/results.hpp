@@ -10,10 +10,10 @@
 
 namespace mmapp {
 
-/// One rank's share of one kernel run.
+/// One rank's share of one kernel run (where the rank runs is in the
+/// report's Provenance, by rank).
 struct RankRecord {
   int rank = 0;
-  std::string host, backend, device;
   long rows = 0, row0 = 0;                ///< rows of A and C it owns, and the first one
   TimeStats kernel;                       ///< its own kernel times over the repetitions
   double gflops = 0;                      ///< 2*rows*n*k / its median kernel time
