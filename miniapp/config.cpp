@@ -39,6 +39,7 @@ const char* to_string(Init i) {
     case Init::random: return "random";
     case Init::identity: return "identity";
     case Init::ones: return "ones";
+    case Init::closed_form: return "closed_form";
   }
   return "?";
 }
@@ -70,7 +71,7 @@ const std::vector<std::string> kSizeKeys{"m", "n", "k"};
 const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels"};
 const std::vector<std::string> kDefaultKernels{"naive", "tiled", "kokkoskernels"};
 const std::vector<std::string> kDTypeNames{"float", "double"};
-const std::vector<std::string> kInitNames{"random", "identity", "ones"};
+const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
 
@@ -341,6 +342,18 @@ class DeckParser {
 
   static constexpr long long kMaxExtent = (1LL << 62);
 
+  /// A matrix dimension: an integer in [1, INT_MAX]. cuBLAS, the BLAS (LP64)
+  /// and MPI counts take `int`, and mmapp's kernels index with `int` within
+  /// a dimension, so a larger value is refused here, before anything is
+  /// allocated, rather than truncated later.
+  long dimension(const Field& f) const {
+    const long long v = integer(f, 1, LLONG_MAX);
+    if (v > INT_MAX)
+      fail(f, std::to_string(v) + " exceeds " + std::to_string(INT_MAX) +
+                  ", the largest dimension cuBLAS and BLAS accept (their dimensions and MPI counts are int)");
+    return static_cast<long>(v);
+  }
+
   /// One size from a map with n alone (square) or m, n and k (rectangular).
   ProblemSize size_from(const Section& s) const {
     const Field* m = s.find("m");
@@ -352,7 +365,7 @@ class DeckParser {
         fail_at(child_path(s.self.path, "n"), s.self.mark,
                 "missing required key " + child_path(s.self.path, "n") + " (give n alone for a square problem, " +
                     "m, n and k for a rectangular one" + (s.self.path == "problem" ? ", or sizes for a sweep)" : ")"));
-      p.m = p.n = p.k = integer(*n, 1, kMaxExtent);
+      p.m = p.n = p.k = dimension(*n);
     } else {
       for (const char* key : {"m", "n", "k"})
         if (!s.has(key))
@@ -360,9 +373,9 @@ class DeckParser {
                   "missing required key " + child_path(s.self.path, key) + " (" +
                       child_path(s.self.path, m ? "m" : "k") +
                       " is given, so m, n and k are all required; or give n alone for a square problem)");
-      p.m = integer(*m, 1, kMaxExtent);
-      p.n = integer(*n, 1, kMaxExtent);
-      p.k = integer(*k, 1, kMaxExtent);
+      p.m = dimension(*m);
+      p.n = dimension(*n);
+      p.k = dimension(*k);
     }
     const auto too_big = [](long long a, long long b) { return a > kMaxExtent / b; };
     if (too_big(p.m, p.k) || too_big(p.k, p.n) || too_big(p.m, p.n))
@@ -412,7 +425,19 @@ class DeckParser {
                          " has k = " + std::to_string(cfg.sizes[i].k) + ", n = " + std::to_string(cfg.sizes[i].n));
     }
     if (const Field* f = s.find("seed")) cfg.seed = unsigned_integer(*f);
+    // Exact inits in float: every partial sum is an integer <= k in magnitude,
+    // exact only up to 2^24; beyond, the "exact" answer is not what float gives.
+    if (const Field* f = s.find("init"); f && (cfg.init == Init::ones || cfg.init == Init::closed_form) &&
+                                         std::find(cfg.dtypes.begin(), cfg.dtypes.end(), DType::f32) != cfg.dtypes.end())
+      for (std::size_t i = 0; i < cfg.sizes.size(); ++i)
+        if (cfg.sizes[i].k > kMaxExactFloatK)
+          fail(*f, std::string(to_string(cfg.init)) + " is exact in float only for k <= " +
+                       std::to_string(kMaxExactFloatK) + " (2^24), but " +
+                       (cfg.sizes.size() > 1 ? "problem.sizes[" + std::to_string(i) + "]" : std::string("the problem")) +
+                       " has k = " + std::to_string(cfg.sizes[i].k) + "; use dtype double or init random");
   }
+
+  static constexpr long kMaxExactFloatK = 1L << 24;
 
   // -- kernels: --------------------------------------------------------------
 
@@ -535,12 +560,12 @@ class DeckParser {
       fail(f, "expected a key rows or weights (or use decomposition: even)");
     if (rows) {
       d.kind = SplitKind::rows;
-      for (const Field& it : list(*rows, "row counts (one per rank)", false)) d.rows.push_back(integer(it, 0, kMaxExtent));
+      for (const Field& it : list(*rows, "row counts (one per rank)", false)) d.rows.push_back(integer(it, 0, INT_MAX));
       if (std::all_of(d.rows.begin(), d.rows.end(), [](long r) { return r == 0; }))
         fail(*rows, "at least one rank needs rows > 0");
     } else if (weights->node.IsScalar() && weights->node.Scalar() == "auto") {
       d.kind = SplitKind::auto_weights;
-      if (calibration) d.calibration_n = integer(*calibration, 1, 1LL << 31);
+      if (calibration) d.calibration_n = dimension(*calibration);
     } else {
       d.kind = SplitKind::weights;
       for (const Field& it : list(*weights, "weights > 0 (one per rank), or auto", false))

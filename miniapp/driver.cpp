@@ -1,9 +1,12 @@
 // driver.cpp — the measurement loop. For each problem size and dtype, on the
 // execution space named for this rank:
 //   decomposition -> allocation -> fill -> scatter/broadcast (scatter mode)
-//   -> host_to_device -> reference (vendor GEMM) -> for each kernel:
-//      warm-up, repetitions (C poisoned with NaN before each, barrier, fence,
-//      timed), verification, device_to_host, gather, checksum.
+//   -> host_to_device -> verify_setup (the Freivalds probes of A and B) ->
+//   for each kernel: warm-up, repetitions (C poisoned with NaN before each,
+//   barrier, fence, timed; then that repetition's C checked, untimed),
+//   device_to_host, gather, checksum.
+// A failing kernel (a vendor refusal, a CUDA error) is agreed on by every
+// rank and recorded as an error; a signal is agreed on at every repetition.
 // Each phase is a Kokkos profiling region ("mmapp::<phase>").
 #include "driver.hpp"
 
@@ -11,6 +14,7 @@
 #include "exec_spaces.hpp"
 #include "init.hpp"
 #include "kernel_registry.hpp"
+#include "signals.hpp"
 #include "verify.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -24,6 +28,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 namespace mmapp {
@@ -150,18 +155,21 @@ std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>
 }
 
 /// Times `variant` on a calibration problem of n^3 on this rank alone
-/// (warm-up + 3 repetitions, median) and returns its GFLOP/s.
+/// (warm-up + 3 repetitions, median) and returns its GFLOP/s. The caller has
+/// checked that 3 n^2 elements fit (calibration_fits).
 template <class Space, class T>
 double calibrate(const KernelVariant<Space, T>& variant, long n) {
   Space space;
   Matrix<T, Space> A("calib_A", n, n), B("calib_B", n, n), C("calib_C", n, n);
+  Workspace<Space> work("calib_work", variant.workspace(n, n, n));
   Kokkos::deep_copy(A, T(0.5));
   Kokkos::deep_copy(B, T(0.25));
+  const GemmArgs<Space, T> args{A, B, C, T(0), work};
   std::vector<double> t;
   for (int r = 0; r < 4; ++r) {
     Kokkos::fence();
     const double t0 = wall_now();
-    variant.run(space, A, B, C);
+    variant.run(space, args);
     Kokkos::fence();
     if (r > 0) t.push_back(wall_now() - t0);
   }
@@ -173,10 +181,70 @@ const char* dtype_name() {
   return std::is_same_v<T, float> ? "float" : "double";
 }
 
+/// The exact expectation for the deck's init (verify.hpp).
+ExactCheck exact_check_for(Init init) {
+  switch (init) {
+    case Init::identity: return ExactCheck::identity;
+    case Init::ones: return ExactCheck::ones;
+    case Init::closed_form: return ExactCheck::closed_form;
+    case Init::random: break;
+  }
+  return ExactCheck::none;
+}
+
+/// Bytes the verifier allocates on the device for m local rows (verify.hpp:
+/// X, Y, Z and the per-row results).
+double verifier_bytes(long m, long n, long k) {
+  return double(kProbeVectors * n + 3 * kProbeVectors * k + 4 * kProbeVectors * m + 8 * m) * sizeof(double);
+}
+
+/// What one repetition (or warm-up run) ended with, agreed by every rank.
+struct RepOutcome {
+  double mine = 0, slowest = 0;  ///< this rank's and the slowest rank's kernel time
+  std::string error;             ///< the lowest failing rank's message, or ""
+  int stop = 0;                  ///< a signal some rank received, or 0
+};
+
+/// One timed run of `kv`: poison C with NaN, barrier, time the kernel to its
+/// fence. Exceptions (a vendor refusal, a CUDA error) are caught and agreed
+/// on, so no rank leaves the others waiting. Collective.
+template <class Space, class T>
+RepOutcome run_once(const Space& space, const KernelVariant<Space, T>& kv, const GemmArgs<Space, T>& args,
+                    MPI_Comm comm) {
+  RepOutcome out;
+  std::string err;
+  try {
+    Kokkos::deep_copy(args.C, std::numeric_limits<T>::quiet_NaN());
+    Kokkos::fence();
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  MPI_Barrier(comm);
+  if (err.empty()) {
+    try {
+      Kokkos::Profiling::pushRegion("mmapp::kernel");
+      const double t0 = wall_now();
+      kv.run(space, args);
+      Kokkos::fence();
+      out.mine = wall_now() - t0;
+      Kokkos::Profiling::popRegion();
+    } catch (const std::exception& e) {
+      Kokkos::Profiling::popRegion();
+      err = e.what();
+    }
+  }
+  double vals[3] = {out.mine, err.empty() ? 0.0 : 1.0, double(pending_stop_signal())};
+  MPI_Allreduce(MPI_IN_PLACE, vals, 3, MPI_DOUBLE, MPI_MAX, comm);
+  out.slowest = vals[0];
+  if (vals[1] > 0) out.error = first_error(err, comm);
+  out.stop = int(vals[2]);
+  return out;
+}
+
 /// Everything for one (size, dtype) on execution space Space.
 template <class Space, class T>
 void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& place,
-              const std::vector<std::string>& backends, std::vector<RunRecord>& out) {
+              const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks) {
   MPI_Comm comm = MPI_COMM_WORLD;
   const long M = size.m, N = size.n, K = size.k;
   const int rank = place.rank, nranks = place.size;
@@ -195,6 +263,19 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
   // Decomposition (weights: auto times the first kernel of the deck on every rank).
   std::vector<double> calib;
   if (cfg.decomposition.kind == SplitKind::auto_weights) {
+    const long cn = cfg.decomposition.calibration_n;
+    agree_on(
+        [&] {
+          const double need = (3.0 * double(cn) * double(cn)) * sizeof(T) +
+                              double(kernels.front().workspace(cn, cn, cn));
+          const double avail = available_bytes<Space>();
+          if (need > 0.9 * avail)
+            throw std::runtime_error("parallel.decomposition.calibration_n: " + std::to_string(cn) +
+                                     " needs " + gib(need) + " for its calibration GEMM on rank " +
+                                     std::to_string(rank) + " (" + Space::name() + "), " + gib(avail) +
+                                     " available");
+        },
+        cfg.deck_path + ": ", 2, comm);
     const double mine = calibrate<Space, T>(kernels.front(), cfg.decomposition.calibration_n);
     calib.resize(nranks);
     MPI_Allgather(&mine, 1, MPI_DOUBLE, calib.data(), 1, MPI_DOUBLE, comm);
@@ -212,11 +293,14 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     sets = input_sets(double(my_rows * K + K * N) * sizeof(T), double(space.cuda_device_prop().l2CacheSize),
                       cfg.rotate_inputs);
 #endif
+  std::size_t work_bytes = 0;
+  for (const auto& kv : kernels) work_bytes = std::max(work_bytes, kv.workspace(my_rows, N, K));
 
   // Memory: need vs available, before allocating.
   {
     const double elem = sizeof(T);
-    const double dev = (double(sets) * (my_rows * K + K * N) + 2.0 * my_rows * N) * elem;
+    const double dev = (double(sets) * (my_rows * K + K * N) + 1.0 * my_rows * N) * elem + double(work_bytes) +
+                       (cfg.verify ? verifier_bytes(my_rows, N, K) : 0.0);
     double host = (rank == 0 && scatter) ? (double(M) * K + double(M) * N) * elem : 0.0;
     if (!is_host_space_v<Space>) host += (double(my_rows) * K + double(K) * N + double(my_rows) * N) * elem;
     const std::string problem = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) +
@@ -238,7 +322,8 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
 
   PhaseClock common;
   std::vector<Matrix<T, Space>> A(sets), B(sets);
-  Matrix<T, Space> C, Cref;
+  Matrix<T, Space> C;
+  Workspace<Space> work;
   HostMatrix<T> hA, hB, hC;  // the device views themselves on host backends
   HostMatrix<T> A_full, C_full;
   common.time("allocation", [&] {
@@ -247,7 +332,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
       B[s] = Matrix<T, Space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "B"), K, N);
     }
     C = Matrix<T, Space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "C"), my_rows, N);
-    Cref = Matrix<T, Space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Cref"), my_rows, N);
+    work = Workspace<Space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "work"), work_bytes);
     hA = Kokkos::create_mirror_view(A[0]);
     hB = Kokkos::create_mirror_view(B[0]);
     hC = Kokkos::create_mirror_view(C);
@@ -286,24 +371,23 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     Kokkos::deep_copy(B[s], B[0]);
   }
 
-  // Reference and norms for verification.
-  double a_sq = 0, b_sq = 0;
+  // The independent verifier: probe products of A and B, once per case.
+  const ExactCheck exact = exact_check_for(cfg.init);
+  std::unique_ptr<FreivaldsCheck<Space, T>> checker;
   if (cfg.verify) {
-    gemm_vendor<Space, T>(space, A[0], B[0], Cref);
-    a_sq = frobenius_sq<Space, T>(space, A[0]);
-    b_sq = frobenius_sq<Space, T>(space, B[0]);
-    Kokkos::fence();
+    const std::uint64_t probe_seed = mix64(cfg.seed ^ 0x5eed5eedULL) ^ std::uint64_t(M * 31 + N * 17 + K);
+    common.time("verify_setup", [&] {
+      checker = std::make_unique<FreivaldsCheck<Space, T>>(space, A[0], B[0], row0, exact, cfg.tolerance, probe_seed);
+    });
   }
-  const double eps = std::numeric_limits<T>::epsilon();
-  const bool ones_exact = cfg.init == Init::ones && double(K) <= 1.0 / eps;
-  const int exact_mode = cfg.init == Init::identity ? 1 : (ones_exact ? 2 : 0);
 
-  const T nan = std::numeric_limits<T>::quiet_NaN();
   const size_t first_record = out.size();
   for (const auto& kv : kernels) {
+    if (const int sig = agree_stop(comm)) throw Stopped(sig);
     RunRecord rec;
     rec.kernel = kv.name;
     rec.shape = kv.shape();
+    rec.selection = "deck";
     rec.dtype = dtype_name<T>();
     rec.backends = backends;
     rec.m = M, rec.n = N, rec.k = K;
@@ -311,76 +395,109 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     rec.rows_split = rows;
     rec.calibration_gflops = calib;
     rec.data_mode = to_string(cfg.data_mode);
+    rec.verify.enabled = cfg.verify;
+    if (cfg.verify) rec.verify.verifier = verifier_name(exact, cfg.tolerance);
     PhaseClock ph = common;
+    int stop = 0;
+    const auto args_for = [&](int r) { return GemmArgs<Space, T>{A[r % sets], B[r % sets], C, T(0), work}; };
 
     Kokkos::Profiling::pushRegion("mmapp::warmup");
-    for (int w = 0; w < cfg.warmup; ++w) {
-      Kokkos::deep_copy(C, nan);
-      kv.run(space, A[w % sets], B[w % sets], C);
-      Kokkos::fence();
+    for (int w = 0; w < cfg.warmup && rec.status == RunStatus::ok; ++w) {
+      const RepOutcome o = run_once<Space, T>(space, kv, args_for(w), comm);
+      if (!o.error.empty()) rec.status = RunStatus::error, rec.error = o.error;
+      else if (o.stop) rec.status = RunStatus::abandoned, stop = o.stop;
     }
     Kokkos::Profiling::popRegion();
 
     std::vector<double> mine, slowest;
-    for (int r = 0; r < cfg.repetitions; ++r) {
-      Kokkos::deep_copy(C, nan);
-      Kokkos::fence();
-      MPI_Barrier(comm);
-      Kokkos::Profiling::pushRegion("mmapp::kernel");
-      const double t0 = wall_now();
-      kv.run(space, A[r % sets], B[r % sets], C);
-      Kokkos::fence();
-      const double t = wall_now() - t0;
-      Kokkos::Profiling::popRegion();
-      double worst = t;
-      MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
-      mine.push_back(t);
-      slowest.push_back(worst);
-    }
-    const TimeStats my_stats = summarize(mine);
-    rec.time = summarize(slowest);
-    rec.gflops = gemm_gflops(M, N, K, rec.time.median);
-    ph.seconds["kernel"] = my_stats.median;
-
-    rec.verify_enabled = cfg.verify;
-    if (cfg.verify) {
-      const ErrorSums sums = error_sums<Space, T>(space, C, Cref, A[0], exact_mode, T(K));
-      const Verdict v = global_verdict(sums, a_sq, b_sq, K, eps, cfg.tolerance, comm);
-      rec.verified = v.passed;
-      rec.rel_error = v.rel_error;
-      rec.max_abs_error = v.max_abs_error;
-      rec.error_bound = v.bound;
-      rec.nonfinite = v.nonfinite;
-      rec.inexact = v.inexact;
-      rec.exact_check = exact_mode == 1 ? "C == A (identity)" : exact_mode == 2 ? "C == k (ones)" : "";
-    }
-
-    ph.time("device_to_host", [&] { Kokkos::deep_copy(hC, C); });
-    if (scatter) {
-      RowType c_row(N, mpi_type<T>());
-      const RowCounts rc(rows, offsets);
-      ph.time("gather", [&] {
-        MPI_Gatherv(hC.data(), int(my_rows), c_row.t, rank == 0 ? C_full.data() : nullptr, rc.counts.data(),
-                    rc.displs.data(), c_row.t, 0, comm);
-      });
-      if (rank == 0) {
-        const std::vector<long> all{M};
-        rec.checksum = ordered_checksum<T>(C_full, all, N, MPI_COMM_SELF);
+    LocalCheck worst;
+    double verify_s = 0;
+    for (int r = 0; r < cfg.repetitions && rec.status == RunStatus::ok; ++r) {
+      const RepOutcome o = run_once<Space, T>(space, kv, args_for(r), comm);
+      if (!o.error.empty()) {
+        rec.status = RunStatus::error, rec.error = o.error;
+        break;
       }
-      ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
-    } else {
-      rec.checksum = ordered_checksum<T>(hC, rows, N, comm);
+      if (o.stop) {
+        rec.status = RunStatus::abandoned, stop = o.stop;
+        break;
+      }
+      mine.push_back(o.mine);
+      slowest.push_back(o.slowest);
+      if (checker) {  // every repetition's C, outside the timed region
+        std::string err;
+        const double t0 = wall_now();
+        try {
+          Kokkos::Profiling::pushRegion("mmapp::verify");
+          const LocalCheck lc = checker->check(C);
+          Kokkos::fence();
+          Kokkos::Profiling::popRegion();
+          if (rec.verify.checks == 0) worst = lc; else merge_checks(worst, lc);
+          ++rec.verify.checks;
+        } catch (const std::exception& e) {
+          err = std::string("verification: ") + e.what();
+        }
+        verify_s += wall_now() - t0;
+        if (std::string first = first_error(err, comm); !first.empty()) {
+          rec.status = RunStatus::error, rec.error = first;
+          break;
+        }
+      }
     }
+    if (!mine.empty()) {
+      const TimeStats my_stats = summarize(mine);
+      rec.time = summarize(slowest);
+      rec.gflops = gemm_gflops(M, N, K, rec.time.median);
+      ph.seconds["kernel"] = my_stats.median;
+    }
+    ph.seconds["verify"] = verify_s;
+
+    if (rec.status == RunStatus::ok && checker) {
+      const Verdict v = global_verdict(worst, comm);
+      auto& vr = rec.verify;
+      vr.passed = v.passed;
+      vr.worst_ratio = v.worst_ratio;
+      vr.worst_row = v.worst_row;
+      vr.worst_residual = v.worst_residual;
+      vr.worst_bound = v.worst_bound;
+      vr.bound_kind = v.worst_probabilistic ? "probabilistic" : "deterministic";
+      vr.relative_residual = v.relative_residual;
+      vr.rows_failed = v.rows_failed;
+      vr.nonfinite = v.nonfinite;
+      vr.inexact = v.inexact;
+    }
+
+    if (rec.status == RunStatus::ok) {
+      ph.time("device_to_host", [&] { Kokkos::deep_copy(hC, C); });
+      if (scatter) {
+        RowType c_row(N, mpi_type<T>());
+        const RowCounts rc(rows, offsets);
+        ph.time("gather", [&] {
+          MPI_Gatherv(hC.data(), int(my_rows), c_row.t, rank == 0 ? C_full.data() : nullptr, rc.counts.data(),
+                      rc.displs.data(), c_row.t, 0, comm);
+        });
+        if (rank == 0) {
+          const std::vector<long> all{M};
+          rec.checksum = ordered_checksum<T>(C_full, all, N, MPI_COMM_SELF);
+        }
+      } else {
+        rec.checksum = ordered_checksum<T>(hC, rows, N, comm);
+      }
+    }
+    if (scatter)
+      ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
 
     // Phases: the slowest rank's; per-rank records to rank 0.
     std::vector<std::string> names;
     std::vector<double> values;
     for (const auto& [name, s] : ph.seconds) names.push_back(name), values.push_back(s);
-    std::vector<double> worst(values.size());
-    MPI_Allreduce(values.data(), worst.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
-    for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst[i];
+    std::vector<double> worst_phase(values.size());
+    MPI_Allreduce(values.data(), worst_phase.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+    for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst_phase[i];
     rec.phases_s["kernel"] = rec.time.median;
+    rec.verify.seconds = rec.phases_s["verify"];
 
+    const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
     const double my_vals[6] = {double(my_rows), double(row0), my_stats.min, my_stats.median, my_stats.max,
                                gemm_gflops(my_rows, N, K, my_stats.median)};
     std::vector<double> all_vals(rank == 0 ? 6 * nranks : 0);
@@ -406,13 +523,15 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
       rec.imbalance = (active > 0 && sum > 0) ? mx / (sum / active) : 1.0;
     }
     out.push_back(rec);
+    // Percent of the vendor kernel measured in this same case (so far).
+    for (size_t i = first_record; i < out.size(); ++i)
+      if (out[i].kernel == "kokkoskernels" && out[i].status == RunStatus::ok)
+        for (size_t j = first_record; j < out.size(); ++j)
+          out[j].pct_of_vendor = out[i].gflops > 0 && out[j].status == RunStatus::ok
+                                     ? 100.0 * out[j].gflops / out[i].gflops : -1;
+    if (hooks.records_so_far && rank == 0) hooks.records_so_far(out);
+    if (stop) throw Stopped(stop);
   }
-
-  // Percent of the vendor kernel measured in this same case.
-  for (size_t i = first_record; i < out.size(); ++i)
-    if (out[i].kernel == "kokkoskernels")
-      for (size_t j = first_record; j < out.size(); ++j)
-        out[j].pct_of_vendor = out[i].gflops > 0 ? 100.0 * out[j].gflops / out[i].gflops : -1;
 }
 
 }  // namespace
@@ -445,22 +564,28 @@ std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
 }
 
 std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
-                                const std::vector<std::string>& backends, const ProgressFn& progress) {
+                                const std::vector<std::string>& backends, const DriverHooks& hooks) {
   std::vector<RunRecord> records;
   const int total = int(cfg.sizes.size() * cfg.dtypes.size() * cfg.kernels.size());
   const double t0 = wall_now();
+  DriverHooks inner = hooks;
+  size_t reported = 0;
+  inner.records_so_far = [&](const std::vector<RunRecord>& so_far) {
+    if (hooks.progress)
+      for (; reported < so_far.size(); ++reported)
+        hooks.progress(so_far[reported], int(reported + 1), total, wall_now() - t0);
+    if (hooks.records_so_far) hooks.records_so_far(so_far);
+  };
   for (const auto& size : cfg.sizes) {
     for (const DType dt : cfg.dtypes) {
-      const size_t before = records.size();
+      if (const int sig = agree_stop(MPI_COMM_WORLD)) throw Stopped(sig);
       with_backend(backends[place.rank], [&](auto space) {
         using Space = decltype(space);
         if (dt == DType::f32)
-          run_case<Space, float>(cfg, size, place, backends, records);
+          run_case<Space, float>(cfg, size, place, backends, records, inner);
         else
-          run_case<Space, double>(cfg, size, place, backends, records);
+          run_case<Space, double>(cfg, size, place, backends, records, inner);
       });
-      if (progress && place.rank == 0)
-        for (size_t i = before; i < records.size(); ++i) progress(records[i], int(i + 1), total, wall_now() - t0);
     }
   }
   return records;

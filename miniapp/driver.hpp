@@ -33,8 +33,13 @@ int input_sets(double ab_bytes, double l2_bytes, bool rotate);
 /// of copies; the bound still covers twice a 60 MB L2 from 470 KB of A + B).
 inline constexpr int kMaxInputSets = 256;
 
-/// Called on rank 0 after each finished run (for progress lines).
-using ProgressFn = std::function<void(const RunRecord&, int done, int total, double elapsed_s)>;
+/// What the driver reports while a deck runs (all optional).
+struct DriverHooks {
+  /// Rank 0, after each finished run (progress lines).
+  std::function<void(const RunRecord&, int done, int total, double elapsed_s)> progress;
+  /// Rank 0, after each finished run, with every record so far (incremental reports).
+  std::function<void(const std::vector<RunRecord>&)> records_so_far;
+};
 
 /// The backend each rank uses: cfg.backend empty -> the build's default;
 /// one entry -> every rank; else one per rank (length must equal the rank
@@ -43,12 +48,15 @@ using ProgressFn = std::function<void(const RunRecord&, int done, int total, dou
 std::vector<std::string> backends_per_rank(const Config& cfg, int nranks);
 
 /// Runs the whole deck; collective over MPI_COMM_WORLD. `backends`: each
-/// rank's backend, from backends_per_rank(). Returns the records
-/// on every rank; their per-rank details (RunRecord::ranks) and checksum are
-/// complete on rank 0 only. Throws RunError(2), on every rank alike, when a
+/// rank's backend, from backends_per_rank(). Returns the records on every
+/// rank; their per-rank details (RunRecord::ranks) and checksum are complete
+/// on rank 0 only. Throws RunError(2), on every rank alike, when a
 /// kernel/tile is not available, the decomposition is invalid, or memory does
-/// not suffice (need vs available named), before allocating.
+/// not suffice (need vs available named), before allocating. Throws Stopped
+/// (signals.hpp), on every rank alike, when a rank received SIGTERM or SIGINT:
+/// the run in flight is recorded as abandoned and `hooks.records_so_far` has
+/// been called with it.
 std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
-                                const std::vector<std::string>& backends, const ProgressFn& progress);
+                                const std::vector<std::string>& backends, const DriverHooks& hooks);
 
 }  // namespace mmapp

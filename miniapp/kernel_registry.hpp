@@ -10,18 +10,17 @@
 #include "kernels/tiled.hpp"
 #include "kernels/vendor.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace mmapp {
 
-/// Signature shared by all kernels: C = A * B on `space`, asynchronous.
-template <class Space, class T>
-using GemmFn = void (*)(const Space&, const ConstMatrix<T, Space>&, const ConstMatrix<T, Space>&,
-                        const Matrix<T, Space>&);
+/// Bytes of device workspace a variant needs for an M x N x K problem
+/// (see Workspace in types.hpp).
+using WorkspaceFn = std::size_t (*)(long m, long n, long k);
 
-/// One runnable kernel variant: its deck name, its shape as text (e.g.
-/// "128x128x8/8x8", "" when it has none) and the function.
+/// One runnable kernel variant: its deck name, its shape and the function.
 template <class Space, class T>
 struct KernelVariant {
   std::string name;
@@ -29,13 +28,19 @@ struct KernelVariant {
   std::vector<int> thread_tile;  ///< as written in a deck's `thread_tile:`
   GemmFn<Space, T> run;
   int prefetch = -1;             ///< tiled on GPUs: 1 with register prefetch, 0 without; -1 n/a
+  WorkspaceFn workspace_bytes = nullptr;  ///< nullptr: needs none
+  std::string tag;               ///< further distinguishing words of the shape ("" for none)
+  /// The shape as text, e.g. "128x128x8/8x8", "128x128x8/8x8 nopf"; "" when it has none.
   std::string shape() const {
     std::string s;
     for (size_t i = 0; i < tile.size(); ++i) s += (i ? "x" : "") + std::to_string(tile[i]);
     for (size_t i = 0; i < thread_tile.size(); ++i) s += (i ? "x" : "/") + std::to_string(thread_tile[i]);
     if (prefetch == 0) s += " nopf";
+    if (!tag.empty()) s += (s.empty() ? "" : " ") + tag;
     return s;
   }
+  /// Workspace for an M x N x K problem, in bytes.
+  std::size_t workspace(long m, long n, long k) const { return workspace_bytes ? workspace_bytes(m, n, k) : 0; }
 };
 
 /// The names `kernels:` accepts, in ladder order.
@@ -56,11 +61,11 @@ inline constexpr int host_simd_bytes = 16;
 
 template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
 KernelVariant<Space, T> tiled_variant() {
-  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0};
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0, nullptr, ""};
 }
 template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
 KernelVariant<Space, T> tiled_host_variant() {
-  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>};
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>, -1, nullptr, ""};
 }
 }  // namespace detail
 
@@ -74,9 +79,9 @@ KernelVariant<Space, T> tiled_host_variant() {
 template <class Space, class T>
 std::vector<KernelVariant<Space, T>> kernel_variants() {
   std::vector<KernelVariant<Space, T>> v{
-      {"naive", {}, {}, &gemm_naive<Space, T>},
-      {"shared", {16}, {}, &gemm_shared<16, Space, T>},
-      {"shared", {32}, {}, &gemm_shared<32, Space, T>},
+      {"naive", {}, {}, &gemm_naive<Space, T>, -1, nullptr, ""},
+      {"shared", {16}, {}, &gemm_shared<16, Space, T>, -1, nullptr, ""},
+      {"shared", {32}, {}, &gemm_shared<32, Space, T>, -1, nullptr, ""},
   };
   if constexpr (is_host_space_v<Space>) {
     // Micro-tile TN = two SIMD vectors of the ISA compiled for; TM rows.
@@ -102,7 +107,7 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
     v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
     v.push_back(detail::tiled_variant<64, 64, 16, 4, 4, true, Space, T>());
   }
-  v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>});
+  v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>, -1, nullptr, ""});
   return v;
 }
 

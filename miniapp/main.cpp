@@ -4,14 +4,17 @@
 //
 //   mmapp DECK.yaml [--backend openmp|cuda|serial] [--set key=value ...]
 //                   [--report FILE] [--kokkos-threads=N ...]
-// Exit codes: 0 all runs verified; 1 a verification failed; 2 bad input or a
-// problem that does not fit (nothing written); 3 an unexpected error.
+// Exit codes: 0 all runs verified; 1 a verification failed or a kernel
+// failed; 2 bad input, an unusable report path or a problem that does not fit
+// (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
+// partial report, "complete": false, is written).
 #include "config.hpp"
 #include "driver.hpp"
 #include "exec_spaces.hpp"
 #include "host_blas.hpp"
 #include "parallel_env.hpp"
 #include "report.hpp"
+#include "signals.hpp"
 #include "version.hpp"
 
 #include <CLI/CLI.hpp>
@@ -45,6 +48,7 @@ void split_args(int argc, char** argv, std::vector<std::string>& own, std::vecto
 int main(int argc, char* argv[]) {
   mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
   mmapp::MpiSession mpi(argc, argv);
+  mmapp::install_stop_handlers();
   const mmapp::RankPlacement place = mmapp::place_rank();
   const bool root = place.rank == 0;
 
@@ -60,8 +64,8 @@ int main(int argc, char* argv[]) {
   app.add_flag("--kokkos-info", opt.kokkos_info, "print the Kokkos configuration and the rank placement, then exit");
   app.footer(
       "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos::initialize; the device "
-      "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification failed, 2 bad input, 3 "
-      "internal error.");
+      "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification or kernel failed, 2 bad "
+      "input, 3 internal error, 4 stopped by SIGTERM/SIGINT (partial report written).");
 
   std::vector<std::string> own, kokkos_args;
   split_args(argc, argv, own, kokkos_args);
@@ -94,6 +98,9 @@ int main(int argc, char* argv[]) {
       cfg = mmapp::parse_deck(opt.deck, overrides);
       backends = mmapp::backends_per_rank(cfg, place.size);
     }
+    // The report's path, before anything is computed: a long sweep must not
+    // find out at its end that it cannot write (rank 0 writes it).
+    if (root && !opt.kokkos_info) input_error = mmapp::check_report_path(cfg.report_path);
   } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
     input_error = e.what();
   }
@@ -126,21 +133,54 @@ int main(int argc, char* argv[]) {
     }
     if (root) std::cout << "deck " << cfg.deck_path << "\n" << std::flush;
 
-    const auto progress = [](const mmapp::RunRecord& r, int done, int total, double elapsed) {
+    mmapp::DriverHooks hooks;
+    hooks.progress = [](const mmapp::RunRecord& r, int done, int total, double elapsed) {
       const double left = done > 0 ? elapsed / done * (total - done) : 0;
+      const char* verdict = r.status == mmapp::RunStatus::error       ? "KERNEL ERROR"
+                            : r.status == mmapp::RunStatus::abandoned ? "abandoned"
+                            : !r.verify.enabled                       ? "not verified"
+                            : r.verify.passed                         ? "verified"
+                                                                      : "FAILED";
       std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {} (elapsed {:.1f} s, about {:.0f} s left)\n",
-                               done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops,
-                               !r.verify_enabled ? "not verified" : r.verified ? "verified" : "FAILED", elapsed, left);
+                               done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops, verdict, elapsed, left);
     };
-    const auto runs = mmapp::run_deck(cfg, place, backends, progress);
+    // Rank 0 keeps every finished run and rewrites the report after each one
+    // ("complete": false), so a job killed later still leaves its results.
+    std::vector<mmapp::RunRecord> finished;
+    hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
+      finished = so_far;
+      if (cfg.report_path.empty()) return;
+      try {
+        mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, ""});
+      } catch (const std::exception& e) {
+        std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
+      }
+    };
+    std::vector<mmapp::RunRecord> runs;
+    int stopped_by = 0;
+    try {
+      runs = mmapp::run_deck(cfg, place, backends, hooks);
+    } catch (const mmapp::Stopped& s) {  // on every rank alike
+      stopped_by = s.signal;
+      runs = finished;
+    }
     bool all_ok = true;
-    for (const auto& r : runs) all_ok &= !r.verify_enabled || r.verified;
-    code = all_ok ? 0 : 1;
+    for (const auto& r : runs) all_ok &= r.passed();
+    code = stopped_by ? mmapp::kExitStopped : all_ok ? 0 : 1;
     if (root) {
       mmapp::print_table(std::cout, runs);
+      if (stopped_by)
+        std::cout << "stopped by " << mmapp::signal_name(stopped_by) << " after " << runs.size()
+                  << " run(s); the report is partial (\"complete\": false)\n";
       if (!cfg.report_path.empty()) {
-        mmapp::write_json_report(cfg.report_path, cfg, prov, runs);
-        std::cout << "report written to " << cfg.report_path << "\n";
+        try {
+          mmapp::write_json_report(cfg.report_path, cfg, prov, runs,
+                                   {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
+          std::cout << "report written to " << cfg.report_path << "\n";
+        } catch (const std::exception& e) {
+          std::cerr << "mmapp: error: " << e.what() << "\n";
+          code = 3;
+        }
       }
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);  // same exit code everywhere

@@ -9,7 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -57,56 +61,114 @@ void print_placement(std::ostream& os, const Provenance& p) {
                       p.rank_backends[r], p.rank_devices[r]);
 }
 
+const char* to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::ok: return "ok";
+    case RunStatus::error: return "error";
+    case RunStatus::abandoned: return "abandoned";
+  }
+  return "?";
+}
+
 namespace {
 std::string pct(double v) { return v < 0 ? "n/a" : fmt::format("{:.1f}%", v); }
 std::string verdict(const RunRecord& r) {
-  if (!r.verify_enabled) return "skipped";
-  return r.verified ? "PASS" : "FAIL";
+  if (r.status == RunStatus::error) return "ERROR";
+  if (r.status == RunStatus::abandoned) return "ABANDONED";
+  if (!r.verify.enabled) return "skipped";
+  return r.verify.passed ? "PASS" : "FAIL";
 }
+std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
+
+/// A text table whose columns are as wide as their widest cell.
+struct TextTable {
+  std::vector<std::string> head;
+  std::vector<bool> left;  ///< left-aligned columns
+  std::vector<std::vector<std::string>> rows;
+  void print(std::ostream& os) const {
+    std::vector<size_t> w(head.size());
+    for (size_t c = 0; c < head.size(); ++c) w[c] = head[c].size();
+    for (const auto& r : rows)
+      for (size_t c = 0; c < r.size(); ++c) w[c] = std::max(w[c], r[c].size());
+    const auto line = [&](const std::vector<std::string>& cells) {
+      std::string s;
+      for (size_t c = 0; c < cells.size(); ++c) {
+        if (c) s += "  ";
+        s += left[c] ? fmt::format("{:<{}}", cells[c], w[c]) : fmt::format("{:>{}}", cells[c], w[c]);
+      }
+      while (!s.empty() && s.back() == ' ') s.pop_back();
+      os << s << "\n";
+    };
+    line(head);
+    for (const auto& r : rows) line(r);
+  }
+};
 }  // namespace
 
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
-  os << fmt::format("\n{:<14} {:<14} {:<6} {:>18} {:>10} {:>10} {:>10} {:>11} {:>8} {:>10} {:>7}\n", "kernel",
-                    "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor", "rel.err",
-                    "check");
+  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor",
+               "verify ms", "resid/bound", "check"},
+              {true, true, true, false, false, false, false, false, false, false, false, true},
+              {}};
   for (const auto& r : runs) {
-    os << fmt::format("{:<14} {:<14} {:<6} {:>18} {:>10.3f} {:>10.3f} {:>10.3f} {:>11.1f} {:>8} {:>10.2e} {:>7}\n",
-                      r.kernel, r.shape.empty() ? "-" : r.shape, r.dtype, fmt::format("{}x{}x{}", r.m, r.n, r.k),
-                      r.time.min * 1e3, r.time.median * 1e3, r.time.max * 1e3, r.gflops, pct(r.pct_of_vendor),
-                      r.rel_error, verdict(r));
+    const bool timed = r.time.median > 0;
+    t.rows.push_back({r.kernel, r.shape.empty() ? "-" : r.shape, r.dtype, fmt::format("{}x{}x{}", r.m, r.n, r.k),
+                      timed ? ms(r.time.min) : "-", timed ? ms(r.time.median) : "-", timed ? ms(r.time.max) : "-",
+                      timed ? fmt::format("{:.1f}", r.gflops) : "-", pct(r.pct_of_vendor),
+                      r.verify.enabled && r.verify.checks > 0 ? ms(r.verify.seconds) : "-",
+                      r.verify.enabled && r.verify.checks > 0 && r.status == RunStatus::ok
+                          ? fmt::format("{:.2e}", r.verify.worst_ratio)
+                          : "-",
+                      verdict(r)});
   }
+  os << "\n";
+  t.print(os);
   if (runs.empty()) return;
+  if (const auto& v = runs.front().verify; v.enabled)
+    os << fmt::format("verifier: {} (every timed repetition's C; resid/bound <= 1 passes)\n", v.verifier);
   const auto& first = runs.front();
   os << fmt::format("\nphases (s, slowest rank) for the first run, {} {}:", first.kernel, first.dtype);
   for (const auto& [name, s] : first.phases_s) os << fmt::format("  {} {:.4f}", name, s);
   os << "\n";
   if (first.ranks.size() > 1) {
     os << fmt::format("\nper rank ({} data):\n", first.data_mode);
-    os << fmt::format("{:<14} {:>4} {:>8} {:>10} {:>11} {:>12}\n", "kernel", "rank", "rows", "median ms", "GFLOP/s",
-                      "comm s");
+    TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s"},
+                 {true, false, false, false, false, false, false},
+                 {}};
     for (const auto& r : runs) {
       for (const auto& rr : r.ranks) {
         double comm = 0;
         for (const char* k : {"scatter", "broadcast", "gather"})
           if (auto it = rr.phases_s.find(k); it != rr.phases_s.end()) comm += it->second;
-        os << fmt::format("{:<14} {:>4} {:>8} {:>10.3f} {:>11.1f} {:>12.4f}\n", r.kernel, rr.rank, rr.rows,
-                          rr.kernel.median * 1e3, rr.gflops, comm);
+        pr.rows.push_back({r.kernel, std::to_string(rr.rank), std::to_string(rr.rows), ms(rr.kernel.median),
+                           fmt::format("{:.1f}", rr.gflops), rr.predicted_s < 0 ? "-" : ms(rr.predicted_s),
+                           fmt::format("{:.4f}", comm)});
       }
-      os << fmt::format("{:<14} load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.imbalance);
     }
+    pr.print(os);
+    for (const auto& r : runs)
+      os << fmt::format("{}{}{}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ", r.shape, r.imbalance);
   }
-  for (const auto& r : runs)
-    if (r.verify_enabled && !r.verified)
-      os << fmt::format("VERIFICATION FAILED: {} {} {}x{}x{}: rel. error {:.3e} > bound {:.3e}; {} non-finite "
-                        "element(s); {} element(s) violate {}\n",
-                        r.kernel, r.dtype, r.m, r.n, r.k, r.rel_error, r.error_bound, r.nonfinite, r.inexact,
-                        r.exact_check.empty() ? "no exact check" : r.exact_check);
+  for (const auto& r : runs) {
+    const std::string what = fmt::format("{} {} {} {}x{}x{}", r.kernel, r.shape, r.dtype, r.m, r.n, r.k);
+    if (r.status == RunStatus::error) os << fmt::format("KERNEL ERROR: {}: {}\n", what, r.error);
+    if (r.status == RunStatus::abandoned) os << fmt::format("ABANDONED: {}: stopped by a signal\n", what);
+    if (r.status == RunStatus::ok && r.verify.enabled && !r.verify.passed)
+      os << fmt::format("VERIFICATION FAILED: {}: worst row {} residual {:.3e} > bound {:.3e} ({}); {} row(s) over "
+                        "their bound; {} non-finite element(s); {} element(s) violate the exact check\n",
+                        what, r.verify.worst_row, r.verify.worst_residual, r.verify.worst_bound,
+                        r.verify.bound_kind, r.verify.rows_failed, r.verify.nonfinite, r.verify.inexact);
+  }
 }
 
-std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs) {
+std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                        const Completion& done) {
   using nlohmann::json;
+  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   json j;
   j["mmapp"] = {{"version", prov.mmapp_version}, {"git", prov.git_hash}};
+  j["complete"] = done.complete;
+  j["stopped_by"] = done.stopped_by.empty() ? json(nullptr) : json(done.stopped_by);
   json ranks = json::array();
   for (size_t r = 0; r < prov.rank_hosts.size(); ++r)
     ranks.push_back({{"rank", r},
@@ -130,23 +192,35 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     json rr;
     rr["kernel"] = r.kernel;
     rr["tile"] = r.shape;
+    rr["selection"] = r.selection;
     rr["dtype"] = r.dtype;
     rr["backend"] = r.backends.empty() ? "" : r.backends.front();
     rr["backends"] = r.backends;
     rr["m"] = r.m, rr["n"] = r.n, rr["k"] = r.k;
     rr["warmup"] = r.warmup, rr["repetitions"] = r.repetitions, rr["input_sets"] = r.input_sets;
+    rr["status"] = to_string(r.status);
+    rr["error"] = r.error.empty() ? json(nullptr) : json(r.error);
     rr["time_s"] = {{"min", r.time.min}, {"median", r.time.median}, {"max", r.time.max}};
     rr["phases_s"] = r.phases_s;
     rr["gflops"] = r.gflops;
     rr["pct_of_vendor"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.pct_of_vendor);
-    rr["verify_enabled"] = r.verify_enabled;
-    rr["verified"] = r.verified;
-    rr["rel_error"] = std::isfinite(r.rel_error) ? json(r.rel_error) : json(nullptr);
-    rr["error_bound"] = r.error_bound;
-    rr["max_abs_error"] = r.max_abs_error;
-    rr["nonfinite"] = r.nonfinite;
-    rr["exact_check"] = r.exact_check;
-    rr["inexact"] = r.inexact;
+    rr["verify_enabled"] = r.verify.enabled;
+    rr["verified"] = r.passed() && r.verify.enabled;
+    const auto& v = r.verify;
+    rr["verification"] = {{"verifier", v.verifier},
+                          {"passed", v.passed && r.status == RunStatus::ok},
+                          {"checks", v.checks},
+                          {"worst_ratio", num(v.worst_ratio)},
+                          {"worst_row", v.worst_row},
+                          {"worst_residual", num(v.worst_residual)},
+                          {"worst_bound", num(v.worst_bound)},
+                          {"bound_kind", v.bound_kind},
+                          {"relative_residual", num(v.relative_residual)},
+                          {"rows_failed", v.rows_failed},
+                          {"nonfinite", v.nonfinite},
+                          {"inexact", v.inexact},
+                          {"seconds", v.seconds}};
+    rr["rel_error"] = num(v.relative_residual);  // the componentwise relative residual (kept name)
     rr["checksum"] = r.checksum;
     rr["data_mode"] = r.data_mode;
     rr["rows_split"] = r.rows_split;
@@ -161,6 +235,7 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                           {"rows", k.rows},
                           {"row0", k.row0},
                           {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},
+                          {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
                           {"gflops", k.gflops},
                           {"phases_s", k.phases_s}});
     rr["ranks"] = per_rank;
@@ -170,13 +245,30 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
   return j.dump(2) + "\n";
 }
 
+std::string check_report_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty()) return "";
+  if (fs::is_directory(path, ec)) return "output.report: '" + path + "' is a directory; give a file path";
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    return "output.report: the directory of '" + path + "' (" + dir.string() + ") does not exist";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return "output.report: the directory of '" + path + "' (" + dir.string() + ") is not writable";
+  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0 && !fs::is_symlink(path, ec))
+    return "output.report: '" + path + "' exists and is not writable";
+  return "";
+}
+
 void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
-                       const std::vector<RunRecord>& runs) {
+                       const std::vector<RunRecord>& runs, const Completion& done) {
   const std::string tmp = path + ".partial";
   {
     std::ofstream f(tmp);
     if (!f) throw std::runtime_error(path + ": cannot write report (does the directory exist?)");
-    f << json_report(cfg, prov, runs);
+    f << json_report(cfg, prov, runs, done);
+    f.flush();
     if (!f) throw std::runtime_error(path + ": error while writing report");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

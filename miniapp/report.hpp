@@ -29,17 +29,33 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
 void print_placement(std::ostream& os, const Provenance& p);
 
 /// Prints the results table: one row per run with min/median/max ms, GFLOP/s,
-/// % of kokkoskernels, error and verdict; then, for multi-rank runs, the
-/// per-rank rows, the split, imbalance and communication times.
+/// % of kokkoskernels, verification time, the worst row's residual / bound
+/// and the verdict (PASS, FAIL, ERROR, ABANDONED, skipped); columns sized to
+/// their widest entry. Then, for multi-rank runs, the per-rank rows, the
+/// split, imbalance and communication times, and the reasons of failures.
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs);
 
-/// Writes the JSON report to `path` atomically (a temporary file renamed into
-/// place, so a failed run never leaves a partial report). Throws
-/// std::runtime_error naming the path when it cannot be written.
+/// How a deck's runs ended, for the report's top level.
+struct Completion {
+  bool complete = false;      ///< every case of the deck ran
+  std::string stopped_by;     ///< "SIGTERM" / "SIGINT" when a signal stopped it, else ""
+};
+
+/// Checks, before any compute, that `path` can receive the report: it is not
+/// a directory and its directory exists and is writable. Returns "" when
+/// fine, else a message naming the path.
+std::string check_report_path(const std::string& path);
+
+/// Writes the JSON report to `path` atomically (a temporary file in the same
+/// directory renamed into place, so a reader never sees a partial file).
+/// Called after every finished run with complete = false, and at the end
+/// with complete = true. Throws std::runtime_error naming the path when it
+/// cannot be written.
 void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
-                       const std::vector<RunRecord>& runs);
+                       const std::vector<RunRecord>& runs, const Completion& done);
 
 /// The JSON text of the report (what write_json_report writes).
-std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs);
+std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                        const Completion& done);
 
 }  // namespace mmapp

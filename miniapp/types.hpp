@@ -1,10 +1,13 @@
-// types.hpp — the matrix types every kernel and the driver share.
-// All matrices are row-major (Kokkos::LayoutRight): A is M x K, B is K x N,
-// C is M x N, element (i, j) at offset i * ncols + j.
+// types.hpp — the matrix types and the GEMM call that every kernel, the
+// driver and the verifier share. All matrices are row-major
+// (Kokkos::LayoutRight): A is M x K, B is K x N, C is M x N, element (i, j)
+// at offset i * ncols + j. Every extent fits an `int` (the deck parser
+// refuses larger ones: cuBLAS, the BLAS and MPI counts take `int`).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace mmapp {
@@ -21,10 +24,35 @@ using ConstMatrix = Kokkos::View<const T**, Kokkos::LayoutRight, typename Space:
 template <class T>
 using HostMatrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-/// True when `Space` runs on the host (Serial, OpenMP): kernels then use
-/// team size 1 and host-shaped tiles.
+/// Device scratch that a kernel variant may need beyond A, B and C (split-K
+/// partial sums, for instance), in bytes. The driver allocates it before the
+/// timed runs, at least KernelVariant::workspace_bytes(M, N, K), so no kernel
+/// allocates inside a timed region.
 template <class Space>
-inline constexpr bool is_host_space_v =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+using Workspace = Kokkos::View<char*, typename Space::memory_space>;
+
+/// One GEMM call, C = A * B + beta * C, with BLAS semantics for beta: when
+/// beta == 0, C is write-only (it may hold NaN on entry and must not be read).
+/// Shapes: A M x K, B K x N, C M x N, row-major, all in Space's memory.
+template <class Space, class T>
+struct GemmArgs {
+  ConstMatrix<T, Space> A;  ///< M x K
+  ConstMatrix<T, Space> B;  ///< K x N
+  Matrix<T, Space> C;       ///< M x N; read only when beta != 0
+  T beta = T(0);            ///< scale of C's previous contents
+  Workspace<Space> work;    ///< at least the variant's workspace_bytes(M, N, K) bytes
+};
+
+/// Signature shared by all kernels: the GEMM of `args` on `space`,
+/// asynchronous (the caller fences). Kernels do no I/O, timing or MPI.
+template <class Space, class T>
+using GemmFn = void (*)(const Space& space, const GemmArgs<Space, T>& args);
+
+/// True when `Space` executes on the host (Serial, OpenMP): it can reach
+/// HostSpace memory. Kernels then use team size 1 and host-shaped tiles.
+/// (Kokkos' own is_host-style traits changed meaning across versions; this
+/// asks the question mmapp needs through SpaceAccessibility, common to 3.x and 4.x.)
+template <class Space>
+inline constexpr bool is_host_space_v = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
 
 }  // namespace mmapp

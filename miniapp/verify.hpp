@@ -1,97 +1,360 @@
-// verify.hpp — correctness of C, separate from timing.
+// verify.hpp — the independent check of C = A B: a randomized Freivalds test
+// with a per-row rounding-error bound, evaluated in double precision by
+// mmapp's own Kokkos loops (no BLAS, no kernel under test, no vendor result).
 //
-// Norm-wise check against a reference Cref computed on the same execution
-// space (the vendor GEMM), as SLATE's gemm tester does (test/test_gemm.cc,
-// ICL SLATE; after Higham, "Accuracy and Stability of Numerical Algorithms",
-// 2nd ed., section 3.5):
-//     error = ||C - Cref||_F / ((sqrt(K) + 2) * ||A||_F * ||B||_F)
-//     pass  : error <= tolerance * eps(T)   (tolerance 3 by default)
-// The Frobenius norms are summed over all ranks' rows (A, C) so every rank
-// computes the same global error. A non-finite element of C (e.g. the NaN
-// poison left by a kernel that skipped an element) fails on its own.
-// Exact checks: init identity -> C == A bit for bit; init ones -> C == K.
+// Method (R. Freivalds, "Probabilistic machines can use less running time",
+// IFIP Congress 1977; the checksum view of K.-H. Huang and J. A. Abraham,
+// "Algorithm-based fault tolerance for matrix operations", IEEE Trans.
+// Computers C-33(6), 1984): for kProbeVectors random vectors x with entries
+// +-[1, 2),
+//     r = C x - A (B x),           O(MK + KN + MN) per vector, all in double,
+// and every row i must satisfy |r_i| <= bound_i. A wrong element c_ij moves
+// r_i by (its error) * |x_j| >= its error; a whole wrong row, column or block
+// moves the rows it touches by a sum with random signs, which cancels only
+// with probability zero (the |x_j| are continuous).
+//
+// The bound for row i is the smaller of two rounding-error bounds, each
+// covering the kernel's own rounding (precision T, unit roundoff u = eps/2)
+// and the double-precision evaluation of the check (unit roundoff u_d):
+//   deterministic (N. J. Higham, "Accuracy and Stability of Numerical
+//     Algorithms", 2nd ed., SIAM 2002, eq. 3.4 and 3.13: |C - AB| <= gamma_K |A||B|
+//     for any summation order, gamma_n = n u / (1 - n u)):
+//       det_i = (gamma_K(u) + gamma_K(u_d) + gamma_N(u_d)) (|A| (|B| |x|))_i
+//             + gamma_N(u_d) (|C| |x|)_i;
+//     rigorous, but grows like K while real errors grow like sqrt(K).
+//   probabilistic (N. J. Higham and T. Mary, "A new approach to probabilistic
+//     rounding error analysis", SIAM J. Sci. Comput. 41(5), 2019, and "Sharper
+//     probabilistic backward error analysis for basic linear algebra kernels
+//     with random data", SIAM J. Sci. Comput. 42(5), 2020): rounding errors
+//     are independent, mean zero and at most u in size, so the error of a sum
+//     of n terms t_1..t_n is a sum of n such errors times partial sums, whose
+//     squares add up to at most n (sum t^2 + (sum t)^2) for an order that does
+//     not depend on the values (every GEMM kernel's). Summed over the row with
+//     the weights x_j:
+//       sigma_i^2 = (K+1) u^2 ((A.A)((B.B)(x.x)) + (C.C)(x.x))_i
+//                 + u_d^2 [(N+1) ((C.C)(x.x) + w^2 + (A.A)((B.B)(x.x)) + (A.A)(y.y))
+//                          + (K+1) ((A.A)(y.y) + z^2)]_i,
+//     (y = Bx, z = Ay, w = Cx; X.X the elementwise square), and
+//       prob_i = tau sigma_i + (tau^2 / 2 + 1) (K + N + 2) u^2 (|A| (|B| |x|))_i,
+//     the second term the second-order part of Higham and Mary's
+//     gamma~_n(lambda) = exp(lambda sqrt(n) u + n u^2 / (1 - u)) - 1.
+//     tau (verify.tolerance, default 10) is a number of standard deviations:
+//     a correct kernel's worst row over every shape, kernel and dtype tested
+//     stays below 1/tau of it (docs/verification.md gives the measured margins).
+// The (C.C)(x.x) term covers data whose partial sums grow linearly (nonzero
+// mean); a wrong C inflates it only by u sqrt(K) times the error, far below
+// the error itself.
+//
+// Exact checks, in the same pass over C: init identity -> C == A bit for bit;
+// ones -> C == K; closed_form -> C == closed_form_c(i, j, K) (init.hpp).
+// A non-finite element (e.g. the NaN poison of an element a kernel never
+// wrote) fails on its own. Each rank checks its own rows on its own execution
+// space; the decision is reduced over all ranks (global_verdict).
 #pragma once
 
+#include "init.hpp"
+#include "kokkos_compat.hpp"
 #include "types.hpp"
 
 #include <mpi.h>
 
-#include <cmath>
+#include <cstdint>
 #include <limits>
+#include <string>
 
 namespace mmapp {
 
-/// Local (this rank's) sums for the norm-wise check.
-struct ErrorSums {
-  double diff_sq = 0;    ///< sum over local elements of (C - Cref)^2
-  double max_abs = 0;    ///< max |C - Cref|
-  long nonfinite = 0;    ///< elements of C that are NaN or Inf
-  long inexact = 0;      ///< elements differing from the exact expectation (identity/ones)
+/// Number of random probe vectors per check (Freivalds' error probability for
+/// an exact-arithmetic check is 2^-vectors with +-1 entries, and 0 with the
+/// continuous magnitudes used here).
+inline constexpr int kProbeVectors = 2;
+
+/// Which exact expectation applies, besides the Freivalds test.
+enum class ExactCheck { none, identity, ones, closed_form };
+
+/// Short description of the verifier for reports ("freivalds x2, tau 10 + C == A").
+std::string verifier_name(ExactCheck exact, double tau);
+
+/// Fixed-size sums of doubles for nested team reductions (Kokkos::Sum).
+template <int NQ>
+struct Sums {
+  double v[NQ];
+  KOKKOS_INLINE_FUNCTION Sums() {
+    for (int q = 0; q < NQ; ++q) v[q] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
+    for (int q = 0; q < NQ; ++q) v[q] += o.v[q];
+    return *this;
+  }
+#if KOKKOS_VERSION < 40000
+  // Kokkos 3.x joins reduction values through volatile references.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Sums& o) volatile {
+    for (int q = 0; q < NQ; ++q) v[q] += o.v[q];
+  }
+#endif
 };
 
-/// Global outcome of a check (identical on every rank).
+}  // namespace mmapp
+
+namespace Kokkos {
+template <int NQ>
+struct reduction_identity<mmapp::Sums<NQ>> {
+  KOKKOS_FORCEINLINE_FUNCTION static mmapp::Sums<NQ> sum() { return mmapp::Sums<NQ>(); }
+};
+}  // namespace Kokkos
+
+namespace mmapp {
+
+/// What one check of C found on this rank (its own rows).
+struct LocalCheck {
+  double worst_ratio = 0;     ///< max over rows and vectors of |r_i| / bound_i (inf: non-finite)
+  long worst_row = -1;        ///< global row of that maximum (-1: no rows)
+  double worst_residual = 0;  ///< |r_i| there
+  double worst_bound = 0;     ///< bound_i there
+  bool worst_probabilistic = false;  ///< whether that bound was the probabilistic one
+  double relative_residual = 0;      ///< max_i |r_i| / (|A| (|B| |x|))_i
+  long rows_failed = 0;       ///< rows with |r_i| > bound_i (or non-finite)
+  long nonfinite = 0;         ///< NaN/Inf elements of C
+  long inexact = 0;           ///< elements that differ from the exact expectation
+};
+
+/// The global outcome of one or more checks (identical on every rank).
 struct Verdict {
   bool passed = false;
-  double rel_error = 0;      ///< SLATE's normalised error (see file comment)
-  double max_abs_error = 0;  ///< max over all elements of |C - Cref|
-  long nonfinite = 0;        ///< NaN/Inf elements in C over all ranks
-  long inexact = 0;          ///< elements violating the exact check, over all ranks
-  double bound = 0;          ///< tolerance * eps
+  double worst_ratio = 0, worst_residual = 0, worst_bound = 0, relative_residual = 0;
+  long worst_row = -1, rows_failed = 0, nonfinite = 0, inexact = 0;
+  bool worst_probabilistic = false;
 };
 
-/// Squared Frobenius norm of X (local rows), computed on X's execution space.
-template <class Space, class T>
-double frobenius_sq(const Space& space, const ConstMatrix<T, Space>& X) {
-  double s = 0;
-  const long cols = X.extent(1);
-  Kokkos::parallel_reduce(
-      "mmapp::frobenius", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, long(X.size())),
-      KOKKOS_LAMBDA(const long e, double& acc) {
-        const double x = X(e / cols, e % cols);
-        acc += x * x;
-      },
-      s);
-  return s;
+/// Folds `b` into `a` (the worst of two local checks of the same rank).
+void merge_checks(LocalCheck& a, const LocalCheck& b);
+
+/// Reduces every rank's LocalCheck into the global Verdict (collective on
+/// `comm`): worst ratio and its row, residual and bound from the rank that
+/// owns it; counts summed. Passed iff no non-finite element, no exact-check
+/// violation, and every row's residual within its bound.
+Verdict global_verdict(const LocalCheck& mine, MPI_Comm comm);
+
+/// Element (j) of probe vector v: +-[1, 2) from a counter-based hash of
+/// (seed, v, j), so every rank generates the same vector for any split.
+KOKKOS_INLINE_FUNCTION double probe_entry(std::uint64_t seed, int v, long j) {
+  const std::uint64_t h = mix64(mix64(seed ^ (0xa0761d6478bd642fULL * std::uint64_t(v + 1))) ^ std::uint64_t(j));
+  const double mag = 1.0 + double(h >> 11) * (1.0 / 9007199254740992.0);  // [1, 2)
+  return (h & 1) ? -mag : mag;
 }
 
-/// Local error sums of C against Cref and, for exact inits, against the
-/// exact value: `exact_a` (identity: C must equal the local rows of A) or
-/// `exact_value` (ones: every element must equal K); pass exact_mode 0 for
-/// none, 1 for identity, 2 for ones.
+/// gamma_n(u) = n u / (1 - n u) (Higham, eq. 3.8); 1e300 (no bound) when n u >= 1.
+KOKKOS_INLINE_FUNCTION double gamma_n(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : 1e300; }
+
+/// The Freivalds check of C = A B for the local rows of a row-split GEMM on
+/// execution space Space: A holds this rank's rows [row0, row0 + m) of the
+/// global A (m x K), B the whole K x N matrix. Construction computes
+/// y = B x, |B||x|, (B.B)(x.x) and the per-row A products once
+/// (O(MK + KN) per vector); check(C) then costs O(mN) per vector. All
+/// arithmetic in double on `space`. Throws nothing; views must stay alive.
 template <class Space, class T>
-ErrorSums error_sums(const Space& space, const ConstMatrix<T, Space>& C, const ConstMatrix<T, Space>& Cref,
-                     const ConstMatrix<T, Space>& A, int exact_mode, T exact_value) {
-  ErrorSums out;
-  const long cols = C.extent(1);
-  const long n = long(C.size());
+class FreivaldsCheck {
+ public:
+  static constexpr int NV = kProbeVectors;
+  using DView = Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>;
+
+  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B, long row0,
+                 ExactCheck exact, double tau, std::uint64_t seed)
+      : space_(space), A_(A), row0_(row0), M_(A.extent(0)), N_(B.extent(1)), K_(A.extent(1)), exact_(exact),
+        tau_(tau), seed_(seed) {
+    compute_probes(B);
+    compute_rows();
+  }
+
+  /// Checks the local rows of C (m x N) against this rank's A and the probes.
+  LocalCheck check(const ConstMatrix<T, Space>& C) const;
+
+  // Steps of the construction; public only because CUDA's extended lambdas
+  // cannot live in private member functions.
+  void compute_probes(const ConstMatrix<T, Space>& B);
+  void compute_rows();
+
+ private:
+  Space space_;
+  ConstMatrix<T, Space> A_;
+  long row0_, M_, N_, K_;
+  ExactCheck exact_;
+  double tau_;
+  std::uint64_t seed_;
+  DView X_;  ///< NV x N probe vectors
+  DView Y_;  ///< 3 NV x K: per vector y = Bx, |B||x|, (B.B)(x.x)
+  DView Z_;  ///< 4 NV x M: per vector z = Ay, |A| ybar, (A.A) ysq, (A.A)(y.y)
+};
+
+template <class Space, class T>
+void FreivaldsCheck<Space, T>::compute_probes(const ConstMatrix<T, Space>& B) {
+  const long N = N_, K = K_;
+  const std::uint64_t seed = seed_;
+  X_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_x"), NV, N);
+  Y_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_y"), 3 * NV, K);
+  const DView X = X_, Y = Y_;
+  Kokkos::parallel_for(
+      "mmapp::verify_probes", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, NV * N),
+      KOKKOS_LAMBDA(const long e) { X(e / N, e % N) = probe_entry(seed, int(e / N), e % N); });
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  Kokkos::parallel_for(
+      "mmapp::verify_b_products", policy_t(space_, K, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+        const long k = team.league_rank();
+        Sums<3 * NV> s;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, N),
+            [&](const long j, Sums<3 * NV>& acc) {
+              const double b = double(B(k, j));
+              for (int v = 0; v < NV; ++v) {
+                const double x = X(v, j);
+                acc.v[3 * v] += b * x;
+                acc.v[3 * v + 1] += compat::fabs(b) * compat::fabs(x);
+                acc.v[3 * v + 2] += (b * b) * (x * x);
+              }
+            },
+            Kokkos::Sum<Sums<3 * NV>>(s));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          for (int q = 0; q < 3 * NV; ++q) Y(q, k) = s.v[q];
+        });
+      });
+}
+
+template <class Space, class T>
+void FreivaldsCheck<Space, T>::compute_rows() {
+  const long K = K_;
+  const ConstMatrix<T, Space> A = A_;
+  Z_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_z"), 4 * NV, M_);
+  const DView Y = Y_, Z = Z_;
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  if (M_ == 0) return;
+  Kokkos::parallel_for(
+      "mmapp::verify_a_products", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+        const long i = team.league_rank();
+        Sums<4 * NV> s;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, K),
+            [&](const long k, Sums<4 * NV>& acc) {
+              const double a = double(A(i, k));
+              for (int v = 0; v < NV; ++v) {
+                const double y = Y(3 * v, k);
+                acc.v[4 * v] += a * y;
+                acc.v[4 * v + 1] += compat::fabs(a) * Y(3 * v + 1, k);
+                acc.v[4 * v + 2] += (a * a) * Y(3 * v + 2, k);
+                acc.v[4 * v + 3] += (a * a) * (y * y);
+              }
+            },
+            Kokkos::Sum<Sums<4 * NV>>(s));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          for (int q = 0; q < 4 * NV; ++q) Z(q, i) = s.v[q];
+        });
+      });
+}
+
+template <class Space, class T>
+LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const {
+  LocalCheck out;
+  if (M_ == 0) return out;
+  const long N = N_, K = K_, row0 = row0_;
+  const int exact = static_cast<int>(exact_);
+  const ConstMatrix<T, Space> A = A_;
+  const DView X = X_, Z = Z_;
+  const double u = std::numeric_limits<T>::epsilon() / 2, ud = std::numeric_limits<double>::epsilon() / 2;
+  const double tau = tau_;
+  const double inf = std::numeric_limits<double>::infinity();
+  // Per row: ratio, residual, bound, probabilistic?, relative residual, failed, nonfinite, inexact.
+  DView R(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_rows"), M_, 8);
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  constexpr int NQ = 3 * NV + 2;
+  Kokkos::parallel_for(
+      "mmapp::verify_c", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+        const long i = team.league_rank();
+        const long gi = row0 + i;
+        Sums<NQ> s;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, N),
+            [&](const long j, Sums<NQ>& acc) {
+              const T cv = C(i, j);
+              if (!compat::isfinite(cv)) {
+                acc.v[3 * NV] += 1;
+                return;
+              }
+              const double c = double(cv);
+              for (int v = 0; v < NV; ++v) {
+                const double x = X(v, j);
+                acc.v[3 * v] += c * x;
+                acc.v[3 * v + 1] += compat::fabs(c) * compat::fabs(x);
+                acc.v[3 * v + 2] += (c * c) * (x * x);
+              }
+              bool ok = true;
+              if (exact == int(ExactCheck::identity)) ok = cv == A(i, j);
+              if (exact == int(ExactCheck::ones)) ok = cv == T(K);
+              if (exact == int(ExactCheck::closed_form)) ok = cv == T(closed_form_c(gi, j, K));
+              if (!ok) acc.v[3 * NV + 1] += 1;
+            },
+            Kokkos::Sum<Sums<NQ>>(s));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          double worst = 0, res = 0, bnd = 0, prob = 0, rel = 0;
+          bool failed = s.v[3 * NV] > 0;
+          for (int v = 0; v < NV; ++v) {
+            const double w = s.v[3 * v], wabs = s.v[3 * v + 1], wsq = s.v[3 * v + 2];
+            const double z = Z(4 * v, i), zabs = Z(4 * v + 1, i), zsq = Z(4 * v + 2, i), zy2 = Z(4 * v + 3, i);
+            const double r = compat::fabs(w - z);
+            const double det = (gamma_n(double(K), u) + gamma_n(double(K), ud) + gamma_n(double(N), ud)) * zabs *
+                                   (1 + 1e-12) +
+                               gamma_n(double(N), ud) * wabs;
+            const double var = double(K + 1) * u * u * (zsq + wsq) +
+                               ud * ud * (double(N + 1) * (wsq + w * w + zsq + zy2) + double(K + 1) * (zy2 + z * z));
+            const double pb = tau * compat::sqrt(var) + (tau * tau / 2 + 1) * double(K + N + 2) * u * u * zabs;
+            const double bound = det < pb ? det : pb;
+            const double ratio = r <= bound ? (bound > 0 ? r / bound : 0.0) : (bound > 0 ? r / bound : inf);
+            if (!(r <= bound)) failed = true;  // NaN residual fails too
+            if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = det < pb ? 0.0 : 1.0;
+            const double rr = zabs > 0 ? r / zabs : (r > 0 ? inf : 0.0);
+            if (!(rr <= rel)) rel = rr;
+          }
+          if (s.v[3 * NV] > 0) worst = inf;
+          R(i, 0) = worst, R(i, 1) = res, R(i, 2) = bnd, R(i, 3) = prob, R(i, 4) = rel;
+          R(i, 5) = failed ? 1 : 0, R(i, 6) = s.v[3 * NV], R(i, 7) = s.v[3 * NV + 1];
+        });
+      });
+  // Worst row, and the totals.
+  using maxloc_t = Kokkos::MaxLoc<double, long>;
+  typename maxloc_t::value_type worst;
   Kokkos::parallel_reduce(
-      "mmapp::verify_sum", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, n),
-      KOKKOS_LAMBDA(const long e, double& dsq, long& bad, long& inexact) {
-        const long i = e / cols, j = e % cols;
-        const T c = C(i, j);
-        if (!Kokkos::Experimental::isfinite(c)) {
-          ++bad;
-          return;
-        }
-        const double d = double(c) - double(Cref(i, j));
-        dsq += d * d;
-        if (exact_mode == 1 && c != A(i, j)) ++inexact;
-        if (exact_mode == 2 && c != exact_value) ++inexact;
+      "mmapp::verify_worst", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, M_),
+      KOKKOS_LAMBDA(const long i, typename maxloc_t::value_type& acc) {
+        if (R(i, 0) > acc.val) acc.val = R(i, 0), acc.loc = i;
       },
-      out.diff_sq, out.nonfinite, out.inexact);
+      maxloc_t(worst));
+  double totals[4] = {0, 0, 0, 0};  // failed rows, nonfinite, inexact, max relative residual
   Kokkos::parallel_reduce(
-      "mmapp::verify_max", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, n),
-      KOKKOS_LAMBDA(const long e, double& m) {
-        const double d = Kokkos::Experimental::fabs(double(C(e / cols, e % cols)) - double(Cref(e / cols, e % cols)));
-        if (d > m) m = d;  // NaN compares false: counted in nonfinite instead
+      "mmapp::verify_totals", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, M_),
+      KOKKOS_LAMBDA(const long i, double& f, double& nf, double& ie) {
+        f += R(i, 5);
+        nf += R(i, 6);
+        ie += R(i, 7);
       },
-      Kokkos::Max<double>(out.max_abs));
+      totals[0], totals[1], totals[2]);
+  Kokkos::parallel_reduce(
+      "mmapp::verify_relres", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, M_),
+      KOKKOS_LAMBDA(const long i, double& m) {
+        if (!(R(i, 4) <= m)) m = R(i, 4);
+      },
+      Kokkos::Max<double>(totals[3]));
+  const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(R, worst.loc, Kokkos::ALL));
+  out.worst_ratio = row(0);
+  out.worst_row = row0 + worst.loc;
+  out.worst_residual = row(1);
+  out.worst_bound = row(2);
+  out.worst_probabilistic = row(3) > 0;
+  out.relative_residual = totals[3];
+  out.rows_failed = long(totals[0]);
+  out.nonfinite = long(totals[1]);
+  out.inexact = long(totals[2]);
   return out;
 }
-
-/// Combines every rank's sums into the global verdict (collective on comm).
-/// a_fro_sq: local ||A||^2 (rows of this rank); b_fro_sq: ||B||^2 (replicated).
-Verdict global_verdict(const ErrorSums& local, double a_fro_sq_local, double b_fro_sq, long k, double eps,
-                       double tolerance, MPI_Comm comm);
 
 }  // namespace mmapp

@@ -140,7 +140,7 @@ TEST_CASE("config: a square problem.n and the defaults of every other key", "[co
   CHECK(c.backend.empty());
   CHECK(c.rotate_inputs);
   CHECK(c.verify);
-  CHECK(c.tolerance == 3.0);
+  CHECK(c.tolerance == 10.0);
   CHECK(c.report_path.empty());
   CHECK(c.decomposition.kind == SplitKind::even);
   CHECK(c.decomposition.calibration_n == 1024);
@@ -181,9 +181,9 @@ TEST_CASE("config: rectangular m, n, k and sweeps of sizes", "[config]") {
   SECTION("a single size in a list is the same as problem.n") {
     require_same(parse("problem: {sizes: [64]}\n"), parse("problem: {n: 64}\n"));
   }
-  SECTION("the largest sizes allowed: m*n = 2^62") {
-    const Config c = parse("problem: {m: 2147483648, n: 2147483648, k: 1}\n");
-    CHECK(c.sizes[0].m == (1L << 31));
+  SECTION("the largest dimension allowed: INT_MAX, what cuBLAS, BLAS and MPI counts take") {
+    const Config c = parse("problem: {m: 2147483647, n: 2147483647, k: 1}\n");
+    CHECK(c.sizes[0].m == 2147483647L);
   }
 }
 
@@ -449,9 +449,21 @@ TEST_CASE("config: invalid decks name the file, the line and the key", "[config]
       {"n = true", "problem:\n  n: true\n", {}, "bad.yaml:2: problem.n:", "got 'true'"},
       {"n empty", "problem:\n  n:\n  dtype: float\n", {}, "bad.yaml:2: problem.n:", "got nothing"},
       {"m = abc", "problem:\n  m: abc\n  n: 4\n  k: 4\n", {}, "bad.yaml:2: problem.m:", "got 'abc'"},
-      {"size over 2^62", "problem:\n  n: 3000000000\n", {}, "bad.yaml:2: problem.n:", "exceeds 2^62"},
-      {"size over 2^62, rectangular", "problem:\n  m: 2147483649\n  n: 2147483648\n  k: 1\n", {},
-       "bad.yaml:1: problem:", "exceeds 2^62"},
+      {"n over INT_MAX", "problem:\n  n: 3000000000\n", {}, "bad.yaml:2: problem.n:",
+       "3000000000 exceeds 2147483647, the largest dimension cuBLAS and BLAS accept"},
+      {"k = 2^31 + 1", "problem:\n  m: 2\n  n: 2\n  k: 2147483649\n", {}, "bad.yaml:4: problem.k:",
+       "2147483649 exceeds 2147483647"},
+      {"m = 2^31", "problem:\n  m: 2147483648\n  n: 2\n  k: 2\n", {}, "bad.yaml:2: problem.m:", "exceeds 2147483647"},
+      {"sweep k over INT_MAX", "problem:\n  sizes:\n    - {m: 2, n: 2, k: 4294967296}\n", {},
+       "bad.yaml:3: problem.sizes[0].k:", "exceeds 2147483647"},
+      {"k over INT_MAX by --set", "problem:\n  n: 4\n", {"problem.k=2200000001", "problem.m=2"}, "--set problem.k:",
+       "2200000001 exceeds 2147483647"},
+      {"ones in float beyond 2^24", "problem:\n  m: 2\n  n: 2\n  k: 16777217\n  init: ones\n", {},
+       "bad.yaml:5: problem.init:", "exact in float only for k <= 16777216"},
+      {"closed_form in float beyond 2^24", "problem:\n  sizes: [4, {m: 1, n: 1, k: 20000000}]\n  init: closed_form\n",
+       {}, "bad.yaml:3: problem.init:", "problem.sizes[1] has k = 20000000"},
+      {"calibration_n over INT_MAX", "problem: {n: 4}\nparallel:\n  decomposition: {weights: auto, calibration_n: 2147483648}\n",
+       {}, "bad.yaml:3: parallel.decomposition.calibration_n:", "exceeds 2147483647"},
       {"sizes item 0", "problem:\n  sizes: [4, 0]\n", {}, "bad.yaml:2: problem.sizes[1]:", "got '0'"},
       {"sizes map item", "problem:\n  sizes:\n    - {m: 2, n: 3}\n", {}, "bad.yaml:3: problem.sizes[0].k:",
        "missing required key"},

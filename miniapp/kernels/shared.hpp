@@ -1,4 +1,4 @@
-// shared.hpp — the seeds' shared-memory algorithm, ported literally (the
+// shared.hpp — C = A * B + beta * C by the seeds' shared-memory algorithm, ported literally (the
 // ladder's rung 2, kept to show what the register-tiled kernel buys):
 // one team per T x T block of C; per K step, T x T tiles of A and B staged in
 // level-0 scratch; the C tile also lives in scratch; the team's threads walk
@@ -15,11 +15,14 @@
 
 namespace mmapp {
 
-/// C = A * B with the seeds' shared-memory tiling, tile T x T (T in
-/// shared_tile_sizes). Row-major; any M, N, K >= 1; asynchronous.
+/// C = A * B + beta * C with the seeds' shared-memory tiling, tile T x T.
+/// Row-major; any M, N, K >= 1; asynchronous.
 template <int Tile, class Space, class T>
-void gemm_shared(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
-                 const Matrix<T, Space>& C) {
+void gemm_shared(const Space& space, const GemmArgs<Space, T>& args) {
+  const auto A = args.A;
+  const auto B = args.B;
+  const auto C = args.C;
+  const T beta = args.beta;
   using policy_t = Kokkos::TeamPolicy<Space>;
   using member_t = typename policy_t::member_type;
   using scratch_t = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::scratch_memory_space,
@@ -56,7 +59,8 @@ void gemm_shared(const Space& space, const ConstMatrix<T, Space>& A, const Const
         }
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Tile * Tile), [&](int e) {
           const int r = e / Tile, c = e % Tile;
-          if (bm + r < M && bn + c < N) C(bm + r, bn + c) = Cs(r, c);
+          if (bm + r < M && bn + c < N)
+            C(bm + r, bn + c) = beta == T(0) ? Cs(r, c) : Cs(r, c) + beta * C(bm + r, bn + c);
         });
       });
 }

@@ -26,14 +26,16 @@
 //   are packed into scratch as TM-row and TN-column panels, contiguous in k;
 //   a TM x TN register micro-tile streams through one A and one B panel
 //   (the TN loop vectorises) and is added into C, which stays in cache.
-// Scratch level 0 per team: GPU (BK*(BM+4) + BK*BN) * sizeof(T) bytes
-//   (128x128x8, float: 8.3 KiB); host (BM + BN) * BK * sizeof(T)
-//   (64x256x256, float: 320 KiB, L2-resident). Registers per thread: TM*TN
+// Scratch per team: GPU, level 0 (CUDA shared memory), (BK*(BM+4) + BK*BN) *
+//   sizeof(T) bytes (128x128x8, float: 8.3 KiB); host, level 1 (above the
+//   OpenMP level-0 cap), (BM + BN) * BK * sizeof(T) (64x256x256, float:
+//   320 KiB, L2-resident). Registers per thread: TM*TN
 //   accumulators + TM + TN operands (+ prefetch buffers on the GPU).
 // FLOPs: 2*M*N*K. Any M, N, K >= 1: edge tiles are zero-padded on load and
 // masked on store.
 #pragma once
 
+#include "kokkos_compat.hpp"
 #include "types.hpp"
 
 /// Full unrolling of a loop with a compile-time trip count (host GCC and the
@@ -64,15 +66,18 @@ struct alignas(4 * sizeof(T)) Vec4 {
 };
 }  // namespace detail
 
-/// GPU-shaped tiled GEMM (see the file comment): C = A * B with block tile
+/// GPU-shaped tiled GEMM (see the file comment): C = A * B + beta * C with block tile
 /// BM x BN x BK and thread tile TM x TN; Prefetch turns on register double
 /// buffering of the next K tile.
 /// Requirements (static_asserts): TM, TN multiples of 4; BM % TM == 0,
 /// BN % TN == 0; (BM*BK) and (BK*BN) multiples of the team size when Prefetch.
 /// Row-major views; any M, N, K >= 1; asynchronous (the caller fences).
 template <int BM, int BN, int BK, int TM, int TN, bool Prefetch, class Space, class T>
-void gemm_tiled(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
-                const Matrix<T, Space>& C) {
+void gemm_tiled(const Space& space, const GemmArgs<Space, T>& args) {
+  const auto A = args.A;
+  const auto B = args.B;
+  const auto C = args.C;
+  const T beta = args.beta;
   static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tile must be a multiple of 4 in each direction");
   static_assert(BM % TM == 0 && BN % TN == 0, "block tile must be a multiple of the thread tile");
   constexpr int threads_m = BM / TM, threads_n = BN / TN;
@@ -166,20 +171,23 @@ void gemm_tiled(const Space& space, const ConstMatrix<T, Space>& A, const ConstM
           if (row >= M) continue;
           for (int j = 0; j < TN; ++j) {
             const int col = bn + (j / 4) * stride_n + tc * 4 + j % 4;
-            if (col < N) C(row, col) = acc[i][j];
+            if (col < N) C(row, col) = beta == T(0) ? acc[i][j] : acc[i][j] + beta * C(row, col);
           }
         }
       });
 }
 
-/// Host-shaped tiled GEMM (see the file comment): C = A * B with block tile
+/// Host-shaped tiled GEMM (see the file comment): C = A * B + beta * C with block tile
 /// BM x BN x BK packed in scratch and a TM x TN register micro-tile. BM % TM
 /// == 0 and BN % TN == 0. Any team size works (TeamThreadRange over panels
 /// and micro-tiles); the registry uses 1. Row-major; any M, N, K >= 1;
 /// asynchronous.
 template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
-void gemm_tiled_host(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
-                     const Matrix<T, Space>& C) {
+void gemm_tiled_host(const Space& space, const GemmArgs<Space, T>& args) {
+  const auto A = args.A;
+  const auto B = args.B;
+  const auto C = args.C;
+  const T beta = args.beta;
   static_assert(BM % TM == 0 && BN % TN == 0, "block tile must be a multiple of the micro-tile");
   constexpr int panels_m = BM / TM, panels_n = BN / TN;
   using policy_t = Kokkos::TeamPolicy<Space>;
@@ -187,15 +195,16 @@ void gemm_tiled_host(const Space& space, const ConstMatrix<T, Space>& A, const C
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   const size_t scratch_bytes = size_t(BM + BN) * BK * sizeof(T);
+  constexpr int level = compat::kHostPanelScratchLevel;  // hundreds of KiB: above the level-0 cap
   policy_t policy(space, tiles_m * tiles_n, 1);
-  policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  policy.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
 
   Kokkos::parallel_for(
       "mmapp::gemm_tiled_host", policy, KOKKOS_LAMBDA(const member_t& team) {
         const int bm = (team.league_rank() % tiles_m) * BM;
         const int bn = (team.league_rank() / tiles_m) * BN;
-        T* Ap = static_cast<T*>(team.team_shmem().get_shmem(size_t(BM) * BK * sizeof(T)));  // [panel][k][TM]
-        T* Bp = static_cast<T*>(team.team_shmem().get_shmem(size_t(BN) * BK * sizeof(T)));  // [panel][k][TN]
+        T* Ap = static_cast<T*>(team.team_scratch(level).get_shmem(size_t(BM) * BK * sizeof(T)));  // [panel][k][TM]
+        T* Bp = static_cast<T*>(team.team_scratch(level).get_shmem(size_t(BN) * BK * sizeof(T)));  // [panel][k][TN]
         for (int bk = 0; bk < K; bk += BK) {
           const int kc = K - bk < BK ? K - bk : BK;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels_m), [&](int p) {
@@ -238,7 +247,8 @@ void gemm_tiled_host(const Space& space, const ConstMatrix<T, Space>& A, const C
             }
             for (int i = 0; i < TM && row0 + i < M; ++i)
               for (int j = 0; j < TN && col0 + j < N; ++j)
-                C(row0 + i, col0 + j) = (bk == 0 ? T(0) : C(row0 + i, col0 + j)) + acc[i][j];
+                C(row0 + i, col0 + j) =
+                    (bk > 0 ? C(row0 + i, col0 + j) : beta == T(0) ? T(0) : beta * C(row0 + i, col0 + j)) + acc[i][j];
           });
           team.team_barrier();
         }

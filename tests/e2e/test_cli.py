@@ -11,10 +11,12 @@ Prints 'N passed, N failed' and exits 1 on any failure.
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import traceback
 
 ARGS = None
@@ -22,14 +24,18 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
 
 
-def mmapp(*args, np=None, timeout=300):
-    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr).
+def command(*args, np=None):
+    """The mpiexec command line for mmapp with `args`.
 
     Ranks may share a GPU (a one-GPU node runs the 2-rank tests too); the
     refusal without that key is tested in test_placement.cpp."""
     share = ["--set", "parallel.share_devices=true"] if args and args[0].endswith(".yaml") else []
-    cmd = [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args, *share]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=timeout)
+    return [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args, *share]
+
+
+def mmapp(*args, np=None, timeout=300, env=None):
+    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
+    p = subprocess.run(command(*args, np=np), capture_output=True, text=True, env=env or ENV, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -61,9 +67,16 @@ def test_small_deck_table_and_report(tmp):
     assert r["provenance"]["ranks"] == ARGS.np
     assert "resolved_yaml" in r["deck"] and "problem" in r["deck"]["resolved_yaml"]
     assert len(r["runs"]) == 8, len(r["runs"])
+    assert r["complete"] is True and r["stopped_by"] is None
     for run in r["runs"]:
-        for key in ("kernel", "dtype", "m", "n", "k", "time_s", "phases_s", "gflops", "verified", "rel_error", "checksum"):
+        for key in ("kernel", "dtype", "m", "n", "k", "time_s", "phases_s", "gflops", "verified", "rel_error", "checksum",
+                    "status", "verification"):
             assert key in run, key
+        v = run["verification"]
+        assert v["passed"] is True and v["checks"] == 3 and v["verifier"].startswith("freivalds")
+        assert 0 <= v["worst_ratio"] <= 1 and v["worst_bound"] > 0 and v["bound_kind"] in ("probabilistic", "deterministic")
+        assert v["rows_failed"] == 0 and v["nonfinite"] == 0 and v["seconds"] > 0
+        assert run["status"] == "ok" and run["error"] is None
         assert (run["m"], run["n"], run["k"]) == (67, 45, 33)
         assert run["verified"] is True
         assert run["time_s"]["min"] <= run["time_s"]["median"] <= run["time_s"]["max"]
@@ -84,7 +97,8 @@ def test_identity_exact(tmp):
                            "--set", "run.repetitions=1")
     assert code == 0, (code, out, err)
     for run in json.load(open(rep))["runs"]:
-        assert run["verified"] and run["exact_check"].startswith("C == A") and run["inexact"] == 0
+        assert run["verified"] and "C == A" in run["verification"]["verifier"]
+        assert run["verification"]["inexact"] == 0
 
 
 def test_checksum_same_for_any_rank_count_and_mode(tmp):
@@ -166,7 +180,137 @@ def test_failed_verification_exits_1(tmp):
                            "--report", rep)
     assert code == 1, (code, err)
     assert "VERIFICATION FAILED" in out and "bound" in out
-    assert json.load(open(rep))["runs"][0]["verified"] is False
+    run = json.load(open(rep))["runs"][0]
+    assert run["verified"] is False and run["verification"]["worst_ratio"] > 1
+
+
+def test_closed_form_init_is_exact(tmp):
+    """init: closed_form: every kernel gives the analytic C exactly (and passes Freivalds too)."""
+    rep = os.path.join(tmp, "r.json")
+    code, out, err = mmapp(deck(tmp, """
+        problem: {m: 70, n: 45, k: 301, dtype: [float, double], init: closed_form}
+        kernels: [naive, shared, tiled, kokkoskernels]
+        run: {warmup: 0, repetitions: 1}
+        """), "--report", rep)
+    assert code == 0, (code, out, err)
+    for run in json.load(open(rep))["runs"]:
+        assert run["verified"] and "closed form" in run["verification"]["verifier"], run
+        assert run["verification"]["inexact"] == 0
+    code, out, err = mmapp(deck(tmp, "problem: {m: 2, n: 2, k: 16777217, init: closed_form}\n"))
+    assert code == 2 and "problem.init" in err and "16777216" in err, (code, err)
+
+
+def test_dimensions_beyond_int_exit_2_before_allocating(tmp):
+    """k = 2^31 + 1 cannot reach cuBLAS/BLAS/MPI (int): exit 2 naming the key and the limit, at once."""
+    for text, key in (("problem: {m: 2, n: 2, k: 2147483649}\n", "problem.k"),
+                      ("problem: {m: 2147483648, n: 2, k: 2}\n", "problem.m"),
+                      ("problem: {sizes: [{m: 2, n: 3000000000, k: 2}]}\n", "problem.sizes[0].n")):
+        t0 = time.time()
+        code, out, err = mmapp(deck(tmp, text))
+        assert code == 2, (text, code, err)
+        assert key + ":" in err and "exceeds 2147483647" in err, (text, err)
+        assert time.time() - t0 < 60
+    code, out, err = mmapp(deck(tmp, "problem: {m: 2, n: 2, k: 2}\n"), "--set", "problem.k=2147483649")
+    assert code == 2 and "problem.k" in err and "2147483647" in err, err
+
+
+def test_vendor_made_wrong_from_outside_fails_only_the_vendor(tmp):
+    """A BLAS (and, in CUDA builds, cuBLAS) wrapped by LD_PRELOAD to spoil its C:
+    the kokkoskernels row FAILS, mmapp's own kernels PASS, exit 1."""
+    if not ARGS.fault_libs:
+        print("  (no fault library given: skipped)")
+        return
+    d = deck(tmp, """
+        problem: {m: 301, n: 257, k: 640, dtype: [float, double]}
+        kernels: [naive, tiled, kokkoskernels]
+        run: {warmup: 0, repetitions: 2}
+        """)
+    for fault in ("element", "zero", "halfk", "row"):
+        env = dict(ENV, LD_PRELOAD=ARGS.fault_libs.replace(",", ":"), MMAPP_FAULT=fault, MMAPP_FAULT_DELTA="1.0")
+        rep = os.path.join(tmp, f"{fault}.json")
+        code, out, err = mmapp(d, "--report", rep, env=env)
+        assert code == 1, (fault, code, out, err)
+        runs = json.load(open(rep))["runs"]
+        for run in runs:
+            expect = run["kernel"] != "kokkoskernels"
+            assert run["verified"] is expect, (fault, run["kernel"], run["dtype"], run["verification"])
+            if not expect:
+                assert run["verification"]["worst_ratio"] > 1 and run["verification"]["rows_failed"] >= 1
+    code, out, err = mmapp(d, env=dict(ENV, LD_PRELOAD=ARGS.fault_libs.replace(",", ":")))
+    assert code == 0, ("interposer with no fault", code, err)
+
+
+def test_report_path_checked_before_any_compute(tmp):
+    """A report path that cannot be written is exit 2 naming it, before the (long) deck runs."""
+    slow = deck(tmp, "problem: {n: 4000}\nkernels: [naive]\n")
+    for path, why in ((os.path.join(tmp, "no", "such", "dir", "r.json"), "does not exist"), (tmp, "is a directory")):
+        t0 = time.time()
+        code, out, err = mmapp(slow, "--report", path)
+        assert code == 2, (path, code, err)
+        assert path in err and why in err, err
+        assert time.time() - t0 < 60, "the deck ran before the path was checked"
+    ro = os.path.join(tmp, "ro")
+    os.mkdir(ro)
+    os.chmod(ro, 0o500)
+    if os.geteuid() != 0:  # root writes anywhere
+        code, out, err = mmapp(slow, "--report", os.path.join(ro, "r.json"))
+        assert code == 2 and "not writable" in err, err
+
+
+SWEEP = """
+problem: {sizes: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009], dtype: float}
+kernels: [naive]
+run: {warmup: 0, repetitions: 2}
+"""
+
+
+def run_and_signal(tmp, target, sig):
+    """Starts the sweep, waits for the first finished run in the report, sends
+    `sig` to `target` ("mpiexec" or "rank" = the last rank), waits for the end."""
+    rep = os.path.join(tmp, "sweep.json")
+    p = subprocess.Popen(command(deck(tmp, SWEEP), "--report", rep), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=ENV, start_new_session=True)
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        if os.path.exists(rep) and json.load(open(rep))["runs"]:
+            break
+        time.sleep(0.2)
+    partial = json.load(open(rep))
+    assert partial["complete"] is False and len(partial["runs"]) >= 1, "no incremental report"
+    if target == "mpiexec":
+        os.kill(p.pid, sig)
+    else:
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        assert kids, "no rank processes found"
+        os.kill(int(sorted(kids, key=int)[-1]), sig)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        raise AssertionError("hang after the signal")
+    return p.returncode, out, err, json.load(open(rep))
+
+
+def test_sigterm_mid_sweep_writes_partial_report(tmp):
+    """SIGTERM to one rank (and SIGINT to the launcher): every rank stops at the
+    next repetition, the report holds the finished runs, "complete": false."""
+    for target, sig in (("rank", signal.SIGTERM), ("mpiexec", signal.SIGINT), ("mpiexec", signal.SIGTERM)):
+        code, out, err, rep = run_and_signal(tmp, target, sig)
+        name = signal.Signals(sig).name
+        # A signalled rank exits 4 (documented); OpenMPI's launcher, when it is
+        # itself signalled, forwards SIGTERM to the ranks, then ends by the
+        # signal itself (its status), once the ranks have written the report.
+        assert code == 4 if target == "rank" else code != 0, (target, name, code, err)
+        # OpenMPI's launcher forwards SIGINT to the ranks as SIGTERM.
+        expect = (name,) if target == "rank" else (name, "SIGTERM")
+        assert rep["complete"] is False and rep["stopped_by"] in expect, (target, name, rep["stopped_by"])
+        runs = rep["runs"]
+        assert 1 <= len(runs) < 10
+        assert all(r["status"] == "ok" and r["verified"] for r in runs[:-1])
+        assert runs[-1]["status"] in ("ok", "abandoned")
+        assert all(not r["verified"] for r in runs if r["status"] == "abandoned")
+        if target == "rank":  # a signalled launcher may die before relaying the ranks' output
+            assert f"stopped by {rep['stopped_by']}" in out, out
 
 
 def test_kokkos_info_and_missing_deck(tmp):
@@ -192,6 +336,7 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--np", type=int, default=1)
     ap.add_argument("-k", default="")
+    ap.add_argument("--fault-libs", default="", help="comma-separated LD_PRELOAD libraries that spoil the vendor GEMM")
     ARGS = ap.parse_args()
     tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and ARGS.k in n]
     passed = failed = 0
