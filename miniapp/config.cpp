@@ -467,7 +467,7 @@ class DeckParser {
       return spec;
     }
     if (!f.node.IsMap())
-      fail(f, "expected a kernel name (" + join(kKernelNames) + ") or a map {name, tile, thread_tile}, got " +
+      fail(f, "expected a kernel name (" + join(kKernelNames) + ") or a map {name, tile, thread_tile, prefetch}, got " +
                   describe(f.node));
     const Section s = section(f, &kKernelKeys);
     const Field* name = s.find("name");
@@ -478,11 +478,19 @@ class DeckParser {
     const Field* prefetch = s.find("prefetch");
     if (prefetch && spec.name != "tiled") fail(*prefetch, spec.name + " takes no prefetch (tiled only)");
     if (prefetch) spec.prefetch = boolean(*prefetch) ? 1 : 0;
+    if (tile && tile->node.IsScalar() && tile->node.Scalar() == "auto") {
+      if (spec.name != "tiled" && spec.name != "shared")
+        fail(*tile, spec.name + " takes no tile (tile: auto is for tiled and shared)");
+      if (thread_tile) fail(*thread_tile, "exclusive with tile: auto (which tries every compiled shape)");
+      if (prefetch) fail(*prefetch, "exclusive with tile: auto (which tries every compiled shape)");
+      spec.tile_auto = true;
+      return spec;
+    }
     if (spec.name == "tiled") {
-      if (tile) spec.tile = tile_values(*tile, 3, spec.name, "[block_m, block_n, block_k]");
+      if (tile) spec.tile = tile_values(*tile, 3, spec.name, "[block_m, block_n, block_k] or auto");
       if (thread_tile) spec.thread_tile = tile_values(*thread_tile, 2, spec.name, "[thread_m, thread_n]");
     } else if (spec.name == "shared") {
-      if (tile) spec.tile = tile_values(*tile, 1, spec.name, "[T]");
+      if (tile) spec.tile = tile_values(*tile, 1, spec.name, "[T] or auto");
       if (thread_tile) fail(*thread_tile, "shared takes no thread_tile (only tile: [T])");
     } else {
       if (tile) fail(*tile, spec.name + " takes no tile");
@@ -700,11 +708,12 @@ std::string emit(const Config& c) {
 
   out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
   for (const auto& k : c.kernels) {
-    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0) {
+    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0 && !k.tile_auto) {
       out << k.name;
       continue;
     }
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name;
+    if (k.tile_auto) out << YAML::Key << "tile" << YAML::Value << "auto";
     if (!k.tile.empty()) out << YAML::Key << "tile" << YAML::Value << YAML::Flow << k.tile;
     if (!k.thread_tile.empty()) out << YAML::Key << "thread_tile" << YAML::Value << YAML::Flow << k.thread_tile;
     if (k.prefetch >= 0) out << YAML::Key << "prefetch" << YAML::Value << (k.prefetch == 1);

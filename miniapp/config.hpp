@@ -41,12 +41,15 @@ struct ProblemSize {
 
 /// One kernel to run, as named in the deck's `kernels:` list.
 /// tile = {block_m, block_n, block_k} and thread_tile = {thread_m, thread_n};
-/// all-zero means "the kernel's default for the backend".
+/// empty means "the kernel's default for the backend and the problem's shape"
+/// (kernel_registry.hpp, default_variant). `tile: auto` times every variant
+/// compiled for the backend on the actual problem and keeps the fastest.
 struct KernelSpec {
   std::string name;                  ///< naive | shared | tiled | kokkoskernels
   std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
   std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
   int prefetch = -1;                 ///< tiled: -1 the variant's default, 0 off, 1 on (register double buffering)
+  bool tile_auto = false;            ///< `tile: auto` (tiled, shared): the fastest variant, timed before the runs
   int line = 0;                      ///< 1-based deck line of this entry (0: not from a file)
 };
 

@@ -1,158 +1,78 @@
-// driver.cpp — the measurement loop. For each problem size and dtype, on the
-// execution space named for this rank:
+// driver.cpp — the measurement loop of the row split (and run_deck, which
+// dispatches every case). For each problem size and dtype, on the execution
+// space named for this rank:
 //   decomposition -> allocation -> fill -> scatter/broadcast (scatter mode)
 //   -> host_to_device -> verify_setup (the Freivalds probes of A and B) ->
-//   for each kernel: warm-up, repetitions (C poisoned with NaN before each,
-//   barrier, fence, timed; then that repetition's C checked, untimed),
-//   device_to_host, gather, checksum.
+//   for each kernel: tile: auto timing if asked, warm-up, repetitions (C
+//   poisoned with NaN before each, barrier, fence, timed; then that
+//   repetition's C checked, untimed), device_to_host, gather, checksum.
 // A failing kernel (a vendor refusal, a CUDA error) is agreed on by every
 // rank and recorded as an error; a signal is agreed on at every repetition.
 // Each phase is a Kokkos profiling region ("mmapp::<phase>").
 #include "driver.hpp"
 
 #include "decomposition.hpp"
-#include "exec_spaces.hpp"
+#include "driver_common.hpp"
 #include "init.hpp"
-#include "kernel_registry.hpp"
-#include "signals.hpp"
-#include "verify.hpp"
 
-#include <Kokkos_Core.hpp>
-#ifdef KOKKOS_ENABLE_CUDA
-#include <cuda_runtime_api.h>
-#endif
-#include <xxhash.h>
-
-#include <chrono>
-#include <climits>
-#include <cmath>
-#include <fstream>
-#include <limits>
 #include <memory>
-#include <sstream>
 
 namespace mmapp {
-namespace {
+namespace detail {
 
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <>
-MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-/// Collective: runs `f`; if it throws on any rank, every rank throws
-/// RunError(code) with the lowest failing rank's message, prefixed.
-template <class F>
-void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
-  std::string err;
-  try {
-    f();
-  } catch (const std::exception& e) {
-    err = prefix + e.what();
-  }
-  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(code, first);
-}
-
-/// Times named phases: fence, region push, run, fence, region pop.
-struct PhaseClock {
-  std::map<std::string, double> seconds;
-  template <class F>
-  void time(const std::string& name, F&& f) {
-    Kokkos::fence();
-    Kokkos::Profiling::pushRegion("mmapp::" + name);
-    const double t0 = wall_now();
-    f();
-    Kokkos::fence();
-    seconds[name] += wall_now() - t0;
-    Kokkos::Profiling::popRegion();
-  }
-};
-
-/// Bytes free for allocations on `Space` (device memory for CUDA, else
-/// MemAvailable of the host).
-template <class Space>
-double available_bytes() {
-#ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) return double(free_b);
-    return 0;
-  }
-#endif
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string key; meminfo >> key;) {
-    double kib = 0;
-    meminfo >> kib;
-    if (key == "MemAvailable:") return kib * 1024.0;
-    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  return std::numeric_limits<double>::infinity();
-}
-
-std::string gib(double bytes) {
-  std::ostringstream s;
-  s.precision(3);
-  s << bytes / double(1 << 30) << " GiB";
-  return s.str();
-}
-
-/// MPI counts and displacements, in rows, for Scatterv/Gatherv.
-struct RowCounts {
-  std::vector<int> counts, displs;
-  RowCounts(const std::vector<long>& rows, const std::vector<long>& offsets) {
-    for (size_t r = 0; r < rows.size(); ++r) counts.push_back(int(rows[r])), displs.push_back(int(offsets[r]));
-  }
-};
-
-/// An MPI datatype for one row of `cols` elements of T (so counts stay small).
-struct RowType {
-  MPI_Datatype t{};
-  RowType(long cols, MPI_Datatype elem) {
-    MPI_Type_contiguous(static_cast<int>(cols), elem, &t);
-    MPI_Type_commit(&t);
-  }
-  ~RowType() { MPI_Type_free(&t); }
-};
-
-/// XXH3-64 of C's bytes in global row-major order. Rank 0 hashes its rows,
-/// then receives every other rank's rows in rank order (streamed, chunked),
-/// so no rank holds the whole C. Result meaningful on rank 0 only.
-template <class T>
-std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>& rows, long n, MPI_Comm comm) {
-  int rank = 0, size = 1;
+void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<double>& mine, const RankShare& share,
+                   MPI_Comm comm) {
+  int rank = 0, nranks = 1;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  RowType row_t(n, mpi_type<T>());
-  const long chunk_rows = std::max(1L, (64L << 20) / std::max(1L, long(n * sizeof(T))));
-  if (rank != 0) {
-    for (long r0 = 0; r0 < rows[rank]; r0 += chunk_rows) {
-      const int cnt = static_cast<int>(std::min(chunk_rows, rows[rank] - r0));
-      MPI_Send(local.data() + r0 * n, cnt, row_t.t, 0, 7, comm);
-    }
-    return "";
+  MPI_Comm_size(comm, &nranks);
+  std::vector<std::string> names;
+  std::vector<double> values;
+  for (const auto& [name, s] : ph.seconds) names.push_back(name), values.push_back(s);
+  std::vector<double> worst_phase(values.size());
+  MPI_Allreduce(values.data(), worst_phase.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+  for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst_phase[i];
+  rec.phases_s["kernel"] = rec.time.median;
+  rec.verify.seconds = rec.phases_s["verify"];
+
+  const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
+  const double gf = my_stats.median > 0 ? share.flops / my_stats.median * 1e-9 : 0.0;
+  const double my_vals[7] = {double(share.rows), double(share.row0), my_stats.min, my_stats.median, my_stats.max,
+                             gf, share.predicted_s};
+  std::vector<double> all_vals(rank == 0 ? 7 * nranks : 0);
+  MPI_Gather(my_vals, 7, MPI_DOUBLE, all_vals.data(), 7, MPI_DOUBLE, 0, comm);
+  std::vector<double> all_phases(rank == 0 ? values.size() * nranks : 0);
+  MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all_phases.data(), int(values.size()), MPI_DOUBLE, 0,
+             comm);
+  if (rank != 0) return;
+  double sum = 0, mx = 0;
+  int active = 0;
+  for (int r = 0; r < nranks; ++r) {
+    RankRecord rr;
+    rr.rank = r;
+    rr.rows = long(all_vals[7 * r]);
+    rr.row0 = long(all_vals[7 * r + 1]);
+    rr.kernel = {all_vals[7 * r + 2], all_vals[7 * r + 3], all_vals[7 * r + 4]};
+    rr.gflops = all_vals[7 * r + 5];
+    rr.predicted_s = all_vals[7 * r + 6];
+    for (size_t i = 0; i < names.size(); ++i) rr.phases_s[names[i]] = all_phases[values.size() * r + i];
+    if (rr.rows > 0) sum += rr.kernel.median, mx = std::max(mx, rr.kernel.median), ++active;
+    rec.ranks.push_back(rr);
   }
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, local.data(), size_t(rows[0]) * n * sizeof(T));
-  std::vector<T> buf(size_t(chunk_rows) * n);
-  for (int src = 1; src < size; ++src) {
-    for (long r0 = 0; r0 < rows[src]; r0 += chunk_rows) {
-      const int cnt = static_cast<int>(std::min(chunk_rows, rows[src] - r0));
-      MPI_Recv(buf.data(), cnt, row_t.t, src, 7, comm, MPI_STATUS_IGNORE);
-      XXH3_64bits_update(state, buf.data(), size_t(cnt) * n * sizeof(T));
-    }
-  }
-  const XXH64_hash_t h = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  char text[19];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
-  return text;
+  rec.imbalance = (active > 0 && sum > 0) ? mx / (sum / active) : 1.0;
 }
+
+void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor) {
+  for (size_t i = first; i < out.size(); ++i)
+    if (out[i].kernel == vendor && out[i].status == RunStatus::ok)
+      for (size_t j = first; j < out.size(); ++j)
+        out[j].pct_of_vendor =
+            out[i].gflops > 0 && out[j].status == RunStatus::ok ? 100.0 * out[j].gflops / out[i].gflops : -1;
+}
+
+}  // namespace detail
+
+namespace {
+using namespace detail;
 
 /// Times `variant` on a calibration problem of n^3 on this rank alone
 /// (warm-up + 3 repetitions, median) and returns its GFLOP/s. The caller has
@@ -176,72 +96,8 @@ double calibrate(const KernelVariant<Space, T>& variant, long n) {
   return gemm_gflops(n, n, n, summarize(t).median);
 }
 
-template <class T>
-const char* dtype_name() {
-  return std::is_same_v<T, float> ? "float" : "double";
-}
-
-/// The exact expectation for the deck's init (verify.hpp).
-ExactCheck exact_check_for(Init init) {
-  switch (init) {
-    case Init::identity: return ExactCheck::identity;
-    case Init::ones: return ExactCheck::ones;
-    case Init::closed_form: return ExactCheck::closed_form;
-    case Init::random: break;
-  }
-  return ExactCheck::none;
-}
-
-/// Bytes the verifier allocates on the device for m local rows (verify.hpp:
-/// X, Y, Z and the per-row results).
-double verifier_bytes(long m, long n, long k) {
-  return double(kProbeVectors * n + 3 * kProbeVectors * k + 4 * kProbeVectors * m + 8 * m) * sizeof(double);
-}
-
-/// What one repetition (or warm-up run) ended with, agreed by every rank.
-struct RepOutcome {
-  double mine = 0, slowest = 0;  ///< this rank's and the slowest rank's kernel time
-  std::string error;             ///< the lowest failing rank's message, or ""
-  int stop = 0;                  ///< a signal some rank received, or 0
-};
-
-/// One timed run of `kv`: poison C with NaN, barrier, time the kernel to its
-/// fence. Exceptions (a vendor refusal, a CUDA error) are caught and agreed
-/// on, so no rank leaves the others waiting. Collective.
-template <class Space, class T>
-RepOutcome run_once(const Space& space, const KernelVariant<Space, T>& kv, const GemmArgs<Space, T>& args,
-                    MPI_Comm comm) {
-  RepOutcome out;
-  std::string err;
-  try {
-    Kokkos::deep_copy(args.C, std::numeric_limits<T>::quiet_NaN());
-    Kokkos::fence();
-  } catch (const std::exception& e) {
-    err = e.what();
-  }
-  MPI_Barrier(comm);
-  if (err.empty()) {
-    try {
-      Kokkos::Profiling::pushRegion("mmapp::kernel");
-      const double t0 = wall_now();
-      kv.run(space, args);
-      Kokkos::fence();
-      out.mine = wall_now() - t0;
-      Kokkos::Profiling::popRegion();
-    } catch (const std::exception& e) {
-      Kokkos::Profiling::popRegion();
-      err = e.what();
-    }
-  }
-  double vals[3] = {out.mine, err.empty() ? 0.0 : 1.0, double(pending_stop_signal())};
-  MPI_Allreduce(MPI_IN_PLACE, vals, 3, MPI_DOUBLE, MPI_MAX, comm);
-  out.slowest = vals[0];
-  if (vals[1] > 0) out.error = first_error(err, comm);
-  out.stop = int(vals[2]);
-  return out;
-}
-
-/// Everything for one (size, dtype) on execution space Space.
+/// Everything for one (size, dtype) on execution space Space, rows of A and
+/// C split over the ranks, B replicated.
 template <class Space, class T>
 void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& place,
               const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks) {
@@ -251,14 +107,8 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
   const bool scatter = cfg.data_mode == DataMode::scatter;
   Space space;
 
-  // Kernels (tile shapes are per backend and dtype).
-  std::vector<KernelVariant<Space, T>> kernels;
-  agree_on(
-      [&] {
-        for (size_t i = 0; i < cfg.kernels.size(); ++i)
-          kernels.push_back(resolve_kernel<Space, T>(cfg.kernels[i], cfg.deck_path, int(i)));
-      },
-      "", 2, comm);
+  // Kernels (tile shapes are per backend, dtype and problem shape).
+  auto plan = plan_kernels<Space, T>(cfg, M, N, K, comm);
 
   // Decomposition (weights: auto times the first kernel of the deck on every rank).
   std::vector<double> calib;
@@ -267,16 +117,15 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     agree_on(
         [&] {
           const double need = (3.0 * double(cn) * double(cn)) * sizeof(T) +
-                              double(kernels.front().workspace(cn, cn, cn));
+                              double(plan.front().variant.workspace(cn, cn, cn));
           const double avail = available_bytes<Space>();
           if (need > 0.9 * avail)
-            throw std::runtime_error("parallel.decomposition.calibration_n: " + std::to_string(cn) +
-                                     " needs " + gib(need) + " for its calibration GEMM on rank " +
-                                     std::to_string(rank) + " (" + Space::name() + "), " + gib(avail) +
-                                     " available");
+            throw std::runtime_error("parallel.decomposition.calibration_n: " + std::to_string(cn) + " needs " +
+                                     gib(need) + " for its calibration GEMM on rank " + std::to_string(rank) + " (" +
+                                     Space::name() + "), " + gib(avail) + " available");
         },
         cfg.deck_path + ": ", 2, comm);
-    const double mine = calibrate<Space, T>(kernels.front(), cfg.decomposition.calibration_n);
+    const double mine = calibrate<Space, T>(plan.front().variant, cn);
     calib.resize(nranks);
     MPI_Allgather(&mine, 1, MPI_DOUBLE, calib.data(), 1, MPI_DOUBLE, comm);
   }
@@ -293,8 +142,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     sets = input_sets(double(my_rows * K + K * N) * sizeof(T), double(space.cuda_device_prop().l2CacheSize),
                       cfg.rotate_inputs);
 #endif
-  std::size_t work_bytes = 0;
-  for (const auto& kv : kernels) work_bytes = std::max(work_bytes, kv.workspace(my_rows, N, K));
+  const std::size_t work_bytes = workspace_bytes(plan, my_rows, N, K);
 
   // Memory: need vs available, before allocating.
   {
@@ -380,14 +228,16 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
       checker = std::make_unique<FreivaldsCheck<Space, T>>(space, A[0], B[0], row0, exact, cfg.tolerance, probe_seed);
     });
   }
+  const std::function<LocalCheck()> check =
+      checker ? std::function<LocalCheck()>([&] { return checker->check(C); }) : std::function<LocalCheck()>();
+  const auto poison = [&] { Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN()); };
+  const auto args_for = [&](int r) { return GemmArgs<Space, T>{A[r % sets], B[r % sets], C, T(0), work}; };
 
   const size_t first_record = out.size();
-  for (const auto& kv : kernels) {
+  for (auto& p : plan) {
     if (const int sig = agree_stop(comm)) throw Stopped(sig);
     RunRecord rec;
-    rec.kernel = kv.name;
-    rec.shape = kv.shape();
-    rec.selection = "deck";
+    rec.kernel = p.variant.name;
     rec.dtype = dtype_name<T>();
     rec.backends = backends;
     rec.m = M, rec.n = N, rec.k = K;
@@ -399,72 +249,17 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     if (cfg.verify) rec.verify.verifier = verifier_name(exact, cfg.tolerance);
     PhaseClock ph = common;
     int stop = 0;
-    const auto args_for = [&](int r) { return GemmArgs<Space, T>{A[r % sets], B[r % sets], C, T(0), work}; };
-
-    Kokkos::Profiling::pushRegion("mmapp::warmup");
-    for (int w = 0; w < cfg.warmup && rec.status == RunStatus::ok; ++w) {
-      const RepOutcome o = run_once<Space, T>(space, kv, args_for(w), comm);
-      if (!o.error.empty()) rec.status = RunStatus::error, rec.error = o.error;
-      else if (o.stop) rec.status = RunStatus::abandoned, stop = o.stop;
-    }
-    Kokkos::Profiling::popRegion();
-
-    std::vector<double> mine, slowest;
-    LocalCheck worst;
-    double verify_s = 0;
-    for (int r = 0; r < cfg.repetitions && rec.status == RunStatus::ok; ++r) {
-      const RepOutcome o = run_once<Space, T>(space, kv, args_for(r), comm);
-      if (!o.error.empty()) {
-        rec.status = RunStatus::error, rec.error = o.error;
-        break;
-      }
-      if (o.stop) {
-        rec.status = RunStatus::abandoned, stop = o.stop;
-        break;
-      }
-      mine.push_back(o.mine);
-      slowest.push_back(o.slowest);
-      if (checker) {  // every repetition's C, outside the timed region
-        std::string err;
-        const double t0 = wall_now();
-        try {
-          Kokkos::Profiling::pushRegion("mmapp::verify");
-          const LocalCheck lc = checker->check(C);
-          Kokkos::fence();
-          Kokkos::Profiling::popRegion();
-          if (rec.verify.checks == 0) worst = lc; else merge_checks(worst, lc);
-          ++rec.verify.checks;
-        } catch (const std::exception& e) {
-          err = std::string("verification: ") + e.what();
-        }
-        verify_s += wall_now() - t0;
-        if (std::string first = first_error(err, comm); !first.empty()) {
-          rec.status = RunStatus::error, rec.error = first;
-          break;
-        }
-      }
-    }
-    if (!mine.empty()) {
-      const TimeStats my_stats = summarize(mine);
-      rec.time = summarize(slowest);
-      rec.gflops = gemm_gflops(M, N, K, rec.time.median);
-      ph.seconds["kernel"] = my_stats.median;
-    }
-    ph.seconds["verify"] = verify_s;
-
-    if (rec.status == RunStatus::ok && checker) {
-      const Verdict v = global_verdict(worst, comm);
-      auto& vr = rec.verify;
-      vr.passed = v.passed;
-      vr.worst_ratio = v.worst_ratio;
-      vr.worst_row = v.worst_row;
-      vr.worst_residual = v.worst_residual;
-      vr.worst_bound = v.worst_bound;
-      vr.bound_kind = v.worst_probabilistic ? "probabilistic" : "deterministic";
-      vr.relative_residual = v.relative_residual;
-      vr.rows_failed = v.rows_failed;
-      vr.nonfinite = v.nonfinite;
-      vr.inexact = v.inexact;
+    if (!p.candidates.empty())
+      stop = autotune(p, rec, ph, 2, poison, [&](const KernelVariant<Space, T>& c) { c.run(space, args_for(0)); },
+                      comm);
+    rec.shape = p.variant.shape();
+    rec.selection = p.selection;
+    std::vector<double> mine;
+    if (stop) {
+      rec.status = RunStatus::abandoned;
+    } else {
+      mine = measure(rec, ph, cfg.warmup, cfg.repetitions, poison,
+                     [&](int r) { p.variant.run(space, args_for(r)); }, check, comm, stop);
     }
 
     if (rec.status == RunStatus::ok) {
@@ -476,59 +271,16 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
           MPI_Gatherv(hC.data(), int(my_rows), c_row.t, rank == 0 ? C_full.data() : nullptr, rc.counts.data(),
                       rc.displs.data(), c_row.t, 0, comm);
         });
-        if (rank == 0) {
-          const std::vector<long> all{M};
-          rec.checksum = ordered_checksum<T>(C_full, all, N, MPI_COMM_SELF);
-        }
+        if (rank == 0) rec.checksum = ordered_checksum<T>(C_full, std::vector<long>{M}, N, MPI_COMM_SELF);
       } else {
         rec.checksum = ordered_checksum<T>(hC, rows, N, comm);
       }
     }
     if (scatter)
       ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
-
-    // Phases: the slowest rank's; per-rank records to rank 0.
-    std::vector<std::string> names;
-    std::vector<double> values;
-    for (const auto& [name, s] : ph.seconds) names.push_back(name), values.push_back(s);
-    std::vector<double> worst_phase(values.size());
-    MPI_Allreduce(values.data(), worst_phase.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
-    for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst_phase[i];
-    rec.phases_s["kernel"] = rec.time.median;
-    rec.verify.seconds = rec.phases_s["verify"];
-
-    const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
-    const double my_vals[6] = {double(my_rows), double(row0), my_stats.min, my_stats.median, my_stats.max,
-                               gemm_gflops(my_rows, N, K, my_stats.median)};
-    std::vector<double> all_vals(rank == 0 ? 6 * nranks : 0);
-    MPI_Gather(my_vals, 6, MPI_DOUBLE, all_vals.data(), 6, MPI_DOUBLE, 0, comm);
-    std::vector<double> all_phases(rank == 0 ? values.size() * nranks : 0);
-    MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all_phases.data(), int(values.size()), MPI_DOUBLE,
-               0, comm);
-    if (rank == 0) {
-      double sum = 0, mx = 0;
-      for (int r = 0; r < nranks; ++r) {
-        RankRecord rr;
-        rr.rank = r;
-        rr.rows = long(all_vals[6 * r]);
-        rr.row0 = long(all_vals[6 * r + 1]);
-        rr.kernel = {all_vals[6 * r + 2], all_vals[6 * r + 3], all_vals[6 * r + 4]};
-        rr.gflops = all_vals[6 * r + 5];
-        for (size_t i = 0; i < names.size(); ++i) rr.phases_s[names[i]] = all_phases[values.size() * r + i];
-        if (rr.rows > 0) sum += rr.kernel.median, mx = std::max(mx, rr.kernel.median);
-        rec.ranks.push_back(rr);
-      }
-      int active = 0;
-      for (long r : rows) active += r > 0;
-      rec.imbalance = (active > 0 && sum > 0) ? mx / (sum / active) : 1.0;
-    }
+    finish_record(rec, ph, mine, RankShare{my_rows, row0, 2.0 * double(my_rows) * double(N) * double(K), -1}, comm);
     out.push_back(rec);
-    // Percent of the vendor kernel measured in this same case (so far).
-    for (size_t i = first_record; i < out.size(); ++i)
-      if (out[i].kernel == "kokkoskernels" && out[i].status == RunStatus::ok)
-        for (size_t j = first_record; j < out.size(); ++j)
-          out[j].pct_of_vendor = out[i].gflops > 0 && out[j].status == RunStatus::ok
-                                     ? 100.0 * out[j].gflops / out[i].gflops : -1;
+    percent_of_vendor(out, first_record);
     if (hooks.records_so_far && rank == 0) hooks.records_so_far(out);
     if (stop) throw Stopped(stop);
   }

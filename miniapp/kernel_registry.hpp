@@ -111,26 +111,63 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
   return v;
 }
 
-/// The variant a deck entry asks for: the first (default) variant of that
-/// name matching every key the entry gives (tile, thread_tile, prefetch;
-/// prefetch is ignored where a variant has no such switch). Throws DeckError
+/// Every compiled variant named `name` for (Space, T), in registry order.
+template <class Space, class T>
+std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
+  std::vector<KernelVariant<Space, T>> out;
+  for (auto& v : kernel_variants<Space, T>())
+    if (v.name == name) out.push_back(v);
+  return out;
+}
+
+/// The default variant of a kernel for an m x n x k problem, chosen from the
+/// problem's shape, and the rule that chose it (for the report). `same_name`
+/// holds every compiled variant of that kernel, in registry order (not empty).
+/// The rule: the first listed variant of the name (the backend's default).
+template <class Space, class T>
+std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
+                            std::string& why) {
+  (void)m, (void)n, (void)k;
+  why = same_name.size() > 1 ? "default for the backend" : "";
+  return 0;
+}
+
+/// A deck entry resolved to a variant, with why that variant ("deck: tile
+/// as given", "default for the backend", ...).
+template <class Space, class T>
+struct ResolvedKernel {
+  KernelVariant<Space, T> variant;
+  std::string selection;
+};
+
+/// The variant a deck entry asks for, for an m x n x k problem: the first
+/// variant of that name matching every key the entry gives (tile,
+/// thread_tile, prefetch; prefetch is ignored where a variant has no such
+/// switch), or, when it gives none, default_variant() for the shape. A
+/// `tile: auto` entry resolves to the shape default here; the driver then
+/// times every variant of the name. Throws DeckError
 /// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
 /// backend when the shape is not one of them, or when the name is unknown.
 template <class Space, class T>
-KernelVariant<Space, T> resolve_kernel(const KernelSpec& spec, const std::string& deck, int index) {
-  const auto all = kernel_variants<Space, T>();
-  std::string shapes;
-  for (const auto& k : all) {
-    if (k.name != spec.name) continue;
-    const bool tile_ok = spec.tile.empty() || spec.tile == k.tile;
-    const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == k.thread_tile;
-    const bool prefetch_ok = spec.prefetch < 0 || k.prefetch < 0 || spec.prefetch == k.prefetch;
-    if (tile_ok && thread_ok && prefetch_ok) return k;
-    shapes += (shapes.empty() ? "" : ", ") + k.shape();
-  }
+ResolvedKernel<Space, T> resolve_kernel(const KernelSpec& spec, const std::string& deck, int index, long m, long n,
+                                        long k) {
+  const auto same = variants_named<Space, T>(spec.name);
   const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
                             ": kernels[" + std::to_string(index) + "]";
-  if (shapes.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
+  if (same.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
+  if (spec.tile.empty() && spec.thread_tile.empty() && spec.prefetch < 0) {
+    std::string why;
+    const std::size_t i = default_variant<Space, T>(same, m, n, k, why);
+    return {same[i], why};
+  }
+  std::string shapes;
+  for (const auto& v : same) {
+    const bool tile_ok = spec.tile.empty() || spec.tile == v.tile;
+    const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == v.thread_tile;
+    const bool prefetch_ok = spec.prefetch < 0 || v.prefetch < 0 || spec.prefetch == v.prefetch;
+    if (tile_ok && thread_ok && prefetch_ok) return {v, "deck"};
+    shapes += (shapes.empty() ? "" : ", ") + v.shape();
+  }
   throw DeckError(where + ".tile: shape not compiled for backend " + std::string(Space::name()) +
                   " and this dtype; available: " + shapes);
 }

@@ -226,6 +226,12 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["rows_split"] = r.rows_split;
     rr["imbalance"] = r.imbalance;
     if (!r.calibration_gflops.empty()) rr["calibration_gflops"] = r.calibration_gflops;
+    if (!r.autotune_s.empty()) {
+      json at = json::array();
+      for (const auto& [shape, t] : r.autotune_s)
+        at.push_back({{"tile", shape}, {"median_s", t < 0 ? json(nullptr) : json(t)}, {"chosen", shape == r.shape}});
+      rr["autotune"] = at;
+    }
     json per_rank = json::array();
     for (const auto& k : r.ranks)
       per_rank.push_back({{"rank", k.rank},

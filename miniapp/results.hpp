@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mmapp {
@@ -66,6 +67,9 @@ struct RunRecord {
   std::vector<double> calibration_gflops; ///< per rank, for weights: auto
   std::string data_mode;
   std::vector<RankRecord> ranks;
+  /// tile: auto: each candidate's shape and median time (s; -1 if it failed),
+  /// timed before the runs and excluded from kernel time.
+  std::vector<std::pair<std::string, double>> autotune_s;
 
   /// PASS only when every repetition ran and every check passed.
   bool passed() const { return status == RunStatus::ok && (!verify.enabled || verify.passed); }

@@ -50,6 +50,7 @@ void require_same(const Config& a, const Config& b) {
     CHECK(a.kernels[i].tile == b.kernels[i].tile);
     CHECK(a.kernels[i].thread_tile == b.kernels[i].thread_tile);
     CHECK(a.kernels[i].prefetch == b.kernels[i].prefetch);
+    CHECK(a.kernels[i].tile_auto == b.kernels[i].tile_auto);
   }
   CHECK(a.warmup == b.warmup);
   CHECK(a.repetitions == b.repetitions);
@@ -598,4 +599,19 @@ TEST_CASE("config: tiled takes prefetch, other kernels do not", "[config]") {
                     Catch::Matchers::ContainsSubstring("naive takes no prefetch"));
   CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, prefetch: 3}]\n"),
                     Catch::Matchers::ContainsSubstring("prefetch"));
+}
+
+TEST_CASE("config: tile: auto for tiled and shared, alone", "[config]") {
+  const Config c = parse("problem: {n: 64}\nkernels:\n  - {name: tiled, tile: auto}\n  - {name: shared, tile: auto}\n");
+  REQUIRE(c.kernels.size() == 2);
+  CHECK(c.kernels[0].tile_auto);
+  CHECK(c.kernels[0].tile.empty());
+  CHECK(c.kernels[1].tile_auto);
+  require_round_trip(c);
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: naive, tile: auto}]\n"),
+                    Catch::Matchers::ContainsSubstring("naive takes no tile"));
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, tile: auto, thread_tile: [8, 8]}]\n"),
+                    Catch::Matchers::ContainsSubstring("exclusive with tile: auto"));
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, tile: fast}]\n"),
+                    Catch::Matchers::ContainsSubstring("[block_m, block_n, block_k] or auto"));
 }
