@@ -7,7 +7,8 @@
 #include "config.hpp"
 #include "kernels/naive.hpp"
 #include "kernels/shared.hpp"
-#include "kernels/tiled.hpp"
+#include "kernels/tiled_gpu.hpp"
+#include "kernels/tiled_host.hpp"
 #include "kernels/vendor.hpp"
 
 #include <cstddef>

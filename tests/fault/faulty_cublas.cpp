@@ -24,7 +24,7 @@ cublasStatus_t faulty(Fn real, cublasHandle_t h, cublasOperation_t ta, cublasOpe
   cudaStream_t stream = nullptr;
   cublasGetStream(h, &stream);
   cudaStreamSynchronize(stream);
-  std::vector<T> col(size_t(m));
+  std::vector<T> col(static_cast<std::size_t>(m));
   T* dcol = C + size_t(n / 2) * ldc;
   cudaMemcpy(col.data(), dcol, sizeof(T) * m, cudaMemcpyDeviceToHost);
   if (std::strcmp(fault, "element") == 0) col[m / 3] += delta;

@@ -1,7 +1,8 @@
-// tiled.hpp — the team-tiled GEMM: the shared-memory algorithm done the way a
-// fast GPU kernel does it, in portable Kokkos. The steps follow the known
-// hand-written SGEMM ladder (S. Boehm, "How to Optimize a CUDA Matmul Kernel
-// for cuBLAS-like Performance", 2022; the CUTLASS "efficient GEMM" notes):
+// tiled_gpu.hpp — the team-tiled GEMM shaped for GPUs: the shared-memory
+// algorithm done the way a fast GPU kernel does it, in portable Kokkos. The
+// steps follow the known hand-written SGEMM ladder (S. Boehm, "How to
+// Optimize a CUDA Matmul Kernel for cuBLAS-like Performance", 2022; the
+// CUTLASS "efficient GEMM" notes):
 //   1. block tile BM x BN of C per team; per K step a BM x BK tile of A and a
 //      BK x BN tile of B staged in level-0 scratch (CUDA shared memory);
 //   2. a TM x TN register tile of C per thread, accumulated as outer products
@@ -15,47 +16,24 @@
 //      tile's global loads are issued before the current tile is computed.
 //
 // Parallel mapping (CUDA terms: blockIdx = league_rank, threadIdx = team_rank):
-//   GPU (gemm_tiled): league = ceil(M/BM) * ceil(N/BN) teams, block row
-//   fastest (neighbouring teams share a column panel of B); team = (BM/TM) *
-//   (BN/TN) threads, vector length 1; each thread keeps its TM x TN tile of C
-//   in registers for the whole K loop.
-//   Host (gemm_tiled_host, same idea shaped for a CPU core, as in GotoBLAS:
-//   K. Goto, R. van de Geijn, "Anatomy of high-performance matrix
-//   multiplication", ACM TOMS 34(3), 2008): league as above with large blocks,
-//   team size 1; per K step the BM x BK block of A and the BK x BN block of B
-//   are packed into scratch as TM-row and TN-column panels, contiguous in k;
-//   a TM x TN register micro-tile streams through one A and one B panel
-//   (the TN loop vectorises) and is added into C, which stays in cache.
-// Scratch per team: GPU, level 0 (CUDA shared memory), (BK*(BM+4) + BK*BN) *
-//   sizeof(T) bytes (128x128x8, float: 8.3 KiB); host, level 1 (above the
-//   OpenMP level-0 cap), (BM + BN) * BK * sizeof(T) (64x256x256, float:
-//   320 KiB, L2-resident). Registers per thread: TM*TN
-//   accumulators + TM + TN operands (+ prefetch buffers on the GPU).
+//   league = ceil(M/BM) * ceil(N/BN) teams, block row fastest (neighbouring
+//   teams share a column panel of B); team = (BM/TM) * (BN/TN) threads, vector
+//   length 1; each thread keeps its TM x TN tile of C in registers for the
+//   whole K loop.
+// Scratch level 0 per team: (BK*(BM+4) + BK*BN) * sizeof(T) bytes (128x128x8,
+// float: 8.3 KiB). Registers per thread: TM*TN accumulators + TM + TN operands
+// (+ prefetch buffers).
 // FLOPs: 2*M*N*K. Any M, N, K >= 1: edge tiles are zero-padded on load and
 // masked on store.
 #pragma once
 
 #include "kokkos_compat.hpp"
+#include "kernels/unroll.hpp"
 #include "types.hpp"
 
-/// Full unrolling of a loop with a compile-time trip count (host GCC and the
-/// CUDA device compiler; other compilers decide alone). Keeps register tiles
-/// in registers and lets GCC vectorise the host micro-tile.
-#if defined(__CUDA_ARCH__)
-#define MMAPP_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__clang__) && !defined(__NVCC__) && !defined(__INTEL_COMPILER)
-#define MMAPP_UNROLL _Pragma("GCC unroll 64")
-#else
-#define MMAPP_UNROLL
-#endif
 
 namespace mmapp {
 
-/// A compile-time tile shape of the tiled kernel.
-struct TileShape {
-  int bm, bn, bk;  ///< block tile of C per team (BM x BN) and K step (BK)
-  int tm, tn;      ///< register tile of C per thread (TM x TN)
-};
 
 namespace detail {
 /// Four consecutive elements, 4-element aligned, so that the compiler emits
@@ -173,84 +151,6 @@ void gemm_tiled(const Space& space, const GemmArgs<Space, T>& args) {
             const int col = bn + (j / 4) * stride_n + tc * 4 + j % 4;
             if (col < N) C(row, col) = beta == T(0) ? acc[i][j] : acc[i][j] + beta * C(row, col);
           }
-        }
-      });
-}
-
-/// Host-shaped tiled GEMM (see the file comment): C = A * B + beta * C with block tile
-/// BM x BN x BK packed in scratch and a TM x TN register micro-tile. BM % TM
-/// == 0 and BN % TN == 0. Any team size works (TeamThreadRange over panels
-/// and micro-tiles); the registry uses 1. Row-major; any M, N, K >= 1;
-/// asynchronous.
-template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
-void gemm_tiled_host(const Space& space, const GemmArgs<Space, T>& args) {
-  const auto A = args.A;
-  const auto B = args.B;
-  const auto C = args.C;
-  const T beta = args.beta;
-  static_assert(BM % TM == 0 && BN % TN == 0, "block tile must be a multiple of the micro-tile");
-  constexpr int panels_m = BM / TM, panels_n = BN / TN;
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
-  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
-  const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-  const size_t scratch_bytes = size_t(BM + BN) * BK * sizeof(T);
-  constexpr int level = compat::kHostPanelScratchLevel;  // hundreds of KiB: above the level-0 cap
-  policy_t policy(space, tiles_m * tiles_n, 1);
-  policy.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
-
-  Kokkos::parallel_for(
-      "mmapp::gemm_tiled_host", policy, KOKKOS_LAMBDA(const member_t& team) {
-        const int bm = (team.league_rank() % tiles_m) * BM;
-        const int bn = (team.league_rank() / tiles_m) * BN;
-        T* Ap = static_cast<T*>(team.team_scratch(level).get_shmem(size_t(BM) * BK * sizeof(T)));  // [panel][k][TM]
-        T* Bp = static_cast<T*>(team.team_scratch(level).get_shmem(size_t(BN) * BK * sizeof(T)));  // [panel][k][TN]
-        for (int bk = 0; bk < K; bk += BK) {
-          const int kc = K - bk < BK ? K - bk : BK;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels_m), [&](int p) {
-            T* dst = Ap + size_t(p) * BK * TM;
-            for (int i = 0; i < TM; ++i) {
-              const int row = bm + p * TM + i;
-              for (int k = 0; k < kc; ++k) dst[k * TM + i] = row < M ? A(row, bk + k) : T(0);
-            }
-          });
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels_n), [&](int p) {
-            T* dst = Bp + size_t(p) * BK * TN;
-            const int col0 = bn + p * TN;
-            for (int k = 0; k < kc; ++k)
-              for (int j = 0; j < TN; ++j) dst[k * TN + j] = col0 + j < N ? B(bk + k, col0 + j) : T(0);
-          });
-          team.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels_m * panels_n), [&](int t) {
-            const int pm = t % panels_m, pn = t / panels_m;
-            const int row0 = bm + pm * TM, col0 = bn + pn * TN;
-            if (row0 >= M || col0 >= N) return;
-            const T* a = Ap + size_t(pm) * BK * TM;
-            const T* b = Bp + size_t(pn) * BK * TN;
-            // The micro-tile: TN values of B held in registers, each A value
-            // broadcast against them (TM x TN fused multiply-adds per k).
-            T acc[TM][TN];
-            MMAPP_UNROLL
-            for (int i = 0; i < TM; ++i)
-              MMAPP_UNROLL
-              for (int j = 0; j < TN; ++j) acc[i][j] = 0;
-            for (int k = 0; k < kc; ++k) {
-              T bv[TN];
-              MMAPP_UNROLL
-              for (int j = 0; j < TN; ++j) bv[j] = b[k * TN + j];
-              MMAPP_UNROLL
-              for (int i = 0; i < TM; ++i) {
-                const T ai = a[k * TM + i];
-                MMAPP_UNROLL
-                for (int j = 0; j < TN; ++j) acc[i][j] += ai * bv[j];
-              }
-            }
-            for (int i = 0; i < TM && row0 + i < M; ++i)
-              for (int j = 0; j < TN && col0 + j < N; ++j)
-                C(row0 + i, col0 + j) =
-                    (bk > 0 ? C(row0 + i, col0 + j) : beta == T(0) ? T(0) : beta * C(row0 + i, col0 + j)) + acc[i][j];
-          });
-          team.team_barrier();
         }
       });
 }
