@@ -58,7 +58,7 @@ struct Decomposition {
   SplitKind kind = SplitKind::even;
   std::vector<long> rows;            ///< kind == rows: one per rank, sum == m
   std::vector<double> weights;       ///< kind == weights: one per rank, > 0
-  long calibration_n = 1024;         ///< kind == auto_weights: size of the timed calibration GEMM
+  long calibration_n = 1024;         ///< kind == auto_weights: rows of the first timed trial (of the actual n x k)
 };
 
 /// The whole validated configuration.

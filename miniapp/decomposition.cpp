@@ -70,6 +70,53 @@ std::vector<long> split_rows(long m, int nranks, const Decomposition& d, const s
   throw std::logic_error("split_rows: unknown kind");
 }
 
+double SplitTrial::makespan() const {
+  double t = 0;
+  for (size_t r = 0; r < rows.size(); ++r)
+    if (rows[r] > 0) t = std::max(t, seconds[r]);
+  return t;
+}
+
+namespace {
+/// Rows per second of each rank at its most recent trial with rows > 0.
+std::vector<double> measured_rates(const std::vector<SplitTrial>& trials) {
+  if (trials.empty()) throw std::invalid_argument("decomposition: no calibration trials");
+  const size_t n = trials.front().rows.size();
+  std::vector<double> rate(n, 0.0);
+  for (const auto& t : trials)
+    for (size_t r = 0; r < n; ++r)
+      if (t.rows[r] > 0 && t.seconds[r] > 0 && std::isfinite(t.seconds[r])) rate[r] = double(t.rows[r]) / t.seconds[r];
+  return rate;
+}
+}  // namespace
+
+int fastest_rank(long m, const std::vector<SplitTrial>& trials) {
+  (void)m;
+  const std::vector<double> rate = measured_rates(trials);
+  return int(std::max_element(rate.begin(), rate.end()) - rate.begin());
+}
+
+std::vector<long> next_split(long m, const std::vector<SplitTrial>& trials) {
+  const std::vector<double> rate = measured_rates(trials);
+  std::vector<double> pos;
+  std::vector<size_t> idx;
+  for (size_t r = 0; r < rate.size(); ++r)
+    if (rate[r] > 0) pos.push_back(rate[r]), idx.push_back(r);
+  if (pos.empty()) throw std::invalid_argument("decomposition: no rank could run its calibration share");
+  const std::vector<long> part = split_by_weights(m, pos);
+  std::vector<long> rows(rate.size(), 0);
+  for (size_t i = 0; i < idx.size(); ++i) rows[idx[i]] = part[i];
+  return rows;
+}
+
+const SplitTrial& best_trial(const std::vector<SplitTrial>& trials) {
+  if (trials.empty()) throw std::invalid_argument("decomposition: no calibration trials");
+  size_t b = 0;
+  for (size_t i = 1; i < trials.size(); ++i)
+    if (trials[i].makespan() < trials[b].makespan()) b = i;
+  return trials[b];
+}
+
 std::vector<long> row_offsets(const std::vector<long>& rows) {
   std::vector<long> off(rows.size(), 0);
   for (size_t r = 1; r < rows.size(); ++r) off[r] = off[r - 1] + rows[r - 1];

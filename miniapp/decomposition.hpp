@@ -26,4 +26,29 @@ std::vector<long> split_by_weights(long m, const std::vector<double>& weights);
 /// Exclusive prefix sum: the first row of each rank.
 std::vector<long> row_offsets(const std::vector<long>& rows);
 
+/// One timed trial of a candidate split (weights: auto): rows per rank and
+/// each rank's measured kernel time in seconds (+inf: the rank could not
+/// run its share, e.g. not enough memory; 0 for a rank with no rows).
+struct SplitTrial {
+  std::vector<long> rows;
+  std::vector<double> seconds;
+  /// The job's time for this split: the slowest rank's.
+  double makespan() const;
+};
+
+/// The next candidate split of m rows (weights: auto), from the trials so
+/// far: proportional (largest remainder) to the rate each rank showed at the
+/// shape it actually ran (rows per second of its latest trial with rows > 0;
+/// a rank with no usable trial gets no rows). A rank that is slow at a thin
+/// slab shows a low rate there and so gets fewer rows, or none, next time.
+/// Throws std::invalid_argument when no rank has a usable trial.
+std::vector<long> next_split(long m, const std::vector<SplitTrial>& trials);
+
+/// The rank that would finish all m rows first, by the rates of `trials`
+/// (see next_split); its one-rank split is the "fastest alone" candidate.
+int fastest_rank(long m, const std::vector<SplitTrial>& trials);
+
+/// The trial with the smallest makespan (ties: the earliest).
+const SplitTrial& best_trial(const std::vector<SplitTrial>& trials);
+
 }  // namespace mmapp

@@ -74,26 +74,66 @@ void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std
 namespace {
 using namespace detail;
 
-/// Times `variant` on a calibration problem of n^3 on this rank alone
-/// (warm-up + 3 repetitions, median) and returns its GFLOP/s. The caller has
-/// checked that 3 n^2 elements fit (calibration_fits).
+/// One calibration trial of weights: auto: this rank times `kv` once (after
+/// one warm-up) on its share `my_rows` x N x K of the actual problem, on
+/// its own space, and every rank learns every rank's time. A rank whose share
+/// does not fit in its memory, or whose kernel fails, reports +inf. Collective.
 template <class Space, class T>
-double calibrate(const KernelVariant<Space, T>& variant, long n) {
-  Space space;
-  Matrix<T, Space> A("calib_A", n, n), B("calib_B", n, n), C("calib_C", n, n);
-  Workspace<Space> work("calib_work", variant.workspace(n, n, n));
-  Kokkos::deep_copy(A, T(0.5));
-  Kokkos::deep_copy(B, T(0.25));
-  const GemmArgs<Space, T> args{A, B, C, T(0), work};
-  std::vector<double> t;
-  for (int r = 0; r < 4; ++r) {
-    Kokkos::fence();
-    const double t0 = wall_now();
-    variant.run(space, args);
-    Kokkos::fence();
-    if (r > 0) t.push_back(wall_now() - t0);
+SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<long>& rows, long N, long K,
+                         MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const long my = rows[rank];
+  double t = 0;
+  if (my > 0) {
+    const double need = (double(my) * K + double(K) * N + double(my) * N) * sizeof(T) + double(kv.workspace(my, N, K));
+    if (need > 0.9 * available_bytes<Space>()) {
+      t = std::numeric_limits<double>::infinity();
+    } else {
+      try {
+        Space space;
+        Matrix<T, Space> A("balance_A", my, K), B("balance_B", K, N), C("balance_C", my, N);
+        Workspace<Space> work("balance_work", kv.workspace(my, N, K));
+        Kokkos::deep_copy(A, T(0.5));
+        Kokkos::deep_copy(B, T(0.25));
+        const GemmArgs<Space, T> args{A, B, C, T(0), work};
+        for (int r = 0; r < 2; ++r) {
+          Kokkos::fence();
+          const double t0 = wall_now();
+          kv.run(space, args);
+          Kokkos::fence();
+          t = wall_now() - t0;
+        }
+      } catch (const std::exception&) {
+        t = std::numeric_limits<double>::infinity();
+      }
+    }
   }
-  return gemm_gflops(n, n, n, summarize(t).median);
+  SplitTrial trial{rows, std::vector<double>(rows.size())};
+  MPI_Allgather(&t, 1, MPI_DOUBLE, trial.seconds.data(), 1, MPI_DOUBLE, comm);
+  return trial;
+}
+
+/// weights: auto — the row split that measured fastest at the actual shape.
+/// Trials (decomposition.hpp): first every rank runs min(M, first_rows)
+/// rows (its rate at a healthy slab); then twice the split proportional to
+/// the rates each rank showed at the share it actually ran (a thin slab that
+/// runs slowly shows a low rate, so its rank gets fewer rows or none); then
+/// the fastest rank alone with every row. Returns the calibration trial
+/// first, then the candidate splits of M in the order tried. Collective.
+template <class Space, class T>
+std::vector<SplitTrial> balance_rows(const KernelVariant<Space, T>& kv, long M, long N, long K, long first_rows,
+                                     int nranks, MPI_Comm comm) {
+  std::vector<SplitTrial> trials;
+  trials.push_back(balance_trial<Space, T>(kv, std::vector<long>(nranks, std::min(M, first_rows)), N, K, comm));
+  for (int i = 0; i < 2; ++i) {
+    const std::vector<long> rows = next_split(M, trials);
+    trials.push_back(balance_trial<Space, T>(kv, rows, N, K, comm));
+  }
+  std::vector<long> alone(nranks, 0);
+  alone[fastest_rank(M, trials)] = M;
+  trials.push_back(balance_trial<Space, T>(kv, alone, N, K, comm));
+  return trials;
 }
 
 /// Everything for one (size, dtype) on execution space Space, rows of A and
@@ -109,28 +149,37 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
 
   // Kernels (tile shapes are per backend, dtype and problem shape).
   auto plan = plan_kernels<Space, T>(cfg, M, N, K, comm);
+  double trials_s = 0;  // weights: auto calibration time
 
-  // Decomposition (weights: auto times the first kernel of the deck on every rank).
+  // Decomposition. weights: auto times the first kernel of the deck on every
+  // rank at the actual shape and keeps the fastest measured split.
   std::vector<double> calib;
+  std::vector<long> rows;
+  std::vector<SplitTrial> trials;
+  std::vector<double> predicted(nranks, -1.0);
   if (cfg.decomposition.kind == SplitKind::auto_weights) {
-    const long cn = cfg.decomposition.calibration_n;
+    const double t0 = wall_now();
     agree_on(
         [&] {
-          const double need = (3.0 * double(cn) * double(cn)) * sizeof(T) +
-                              double(plan.front().variant.workspace(cn, cn, cn));
-          const double avail = available_bytes<Space>();
-          if (need > 0.9 * avail)
-            throw std::runtime_error("parallel.decomposition.calibration_n: " + std::to_string(cn) + " needs " +
-                                     gib(need) + " for its calibration GEMM on rank " + std::to_string(rank) + " (" +
-                                     Space::name() + "), " + gib(avail) + " available");
+          trials = balance_rows<Space, T>(plan.front().variant, M, N, K, cfg.decomposition.calibration_n, nranks,
+                                          comm);
         },
-        cfg.deck_path + ": ", 2, comm);
-    const double mine = calibrate<Space, T>(plan.front().variant, cn);
-    calib.resize(nranks);
-    MPI_Allgather(&mine, 1, MPI_DOUBLE, calib.data(), 1, MPI_DOUBLE, comm);
+        cfg.deck_path + ": parallel.decomposition (weights: auto): ", 2, comm);
+    for (size_t r = 0; r < trials.front().seconds.size(); ++r) {
+      const double t = trials.front().seconds[r];
+      calib.push_back(t > 0 && std::isfinite(t) ? gemm_gflops(trials.front().rows[r], N, K, t) : 0.0);
+    }
+    const std::vector<SplitTrial> splits(trials.begin() + 1, trials.end());
+    const SplitTrial& best = best_trial(splits);
+    if (!std::isfinite(best.makespan()))
+      throw RunError(2, cfg.deck_path + ": parallel.decomposition (weights: auto): no split of m = " +
+                            std::to_string(M) + " rows fits in the ranks' memory");
+    rows = best.rows;
+    for (int r = 0; r < nranks; ++r) predicted[r] = rows[r] > 0 ? best.seconds[r] : 0.0;
+    trials_s = wall_now() - t0;
+  } else {
+    agree_on([&] { rows = split_rows(M, nranks, cfg.decomposition, calib); }, cfg.deck_path + ": ", 2, comm);
   }
-  std::vector<long> rows;
-  agree_on([&] { rows = split_rows(M, nranks, cfg.decomposition, calib); }, cfg.deck_path + ": ", 2, comm);
   const std::vector<long> offsets = row_offsets(rows);
   const long my_rows = rows[rank], row0 = offsets[rank];
 
@@ -244,10 +293,12 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     rec.warmup = cfg.warmup, rec.repetitions = cfg.repetitions, rec.input_sets = sets;
     rec.rows_split = rows;
     rec.calibration_gflops = calib;
+    rec.balance_trials = trials;
     rec.data_mode = to_string(cfg.data_mode);
     rec.verify.enabled = cfg.verify;
     if (cfg.verify) rec.verify.verifier = verifier_name(exact, cfg.tolerance);
     PhaseClock ph = common;
+    if (!trials.empty()) ph.seconds["balance"] = trials_s;
     int stop = 0;
     if (!p.candidates.empty())
       stop = autotune(p, rec, ph, 2, poison, [&](const KernelVariant<Space, T>& c) { c.run(space, args_for(0)); },
@@ -278,7 +329,8 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     }
     if (scatter)
       ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
-    finish_record(rec, ph, mine, RankShare{my_rows, row0, 2.0 * double(my_rows) * double(N) * double(K), -1}, comm);
+    finish_record(rec, ph, mine, RankShare{my_rows, row0, 2.0 * double(my_rows) * double(N) * double(K), predicted[rank]},
+                  comm);
     out.push_back(rec);
     percent_of_vendor(out, first_record);
     if (hooks.records_so_far && rank == 0) hooks.records_so_far(out);

@@ -226,6 +226,17 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["rows_split"] = r.rows_split;
     rr["imbalance"] = r.imbalance;
     if (!r.calibration_gflops.empty()) rr["calibration_gflops"] = r.calibration_gflops;
+    if (!r.balance_trials.empty()) {
+      json bt = json::array();
+      for (size_t i = 0; i < r.balance_trials.size(); ++i) {
+        const auto& t = r.balance_trials[i];
+        json secs = json::array();
+        for (double x : t.seconds) secs.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+        bt.push_back({{"rows", t.rows}, {"seconds", secs}, {"calibration", i == 0},
+                      {"makespan_s", i == 0 ? json(nullptr) : num(t.makespan())}, {"chosen", i > 0 && t.rows == r.rows_split}});
+      }
+      rr["balance_trials"] = bt;
+    }
     if (!r.autotune_s.empty()) {
       json at = json::array();
       for (const auto& [shape, t] : r.autotune_s)

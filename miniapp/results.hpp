@@ -2,6 +2,7 @@
 // report.hpp formats it (table on rank 0, JSON). Times are in seconds.
 #pragma once
 
+#include "decomposition.hpp"
 #include "stats.hpp"
 
 #include <map>
@@ -64,7 +65,10 @@ struct RunRecord {
   std::string checksum;                   ///< XXH3-64 of C's bytes in row-major order, "0x..."
   double imbalance = 1;                   ///< max / mean of the ranks' median kernel times
   std::vector<long> rows_split;
-  std::vector<double> calibration_gflops; ///< per rank, for weights: auto
+  std::vector<double> calibration_gflops; ///< per rank, for weights: auto (its rate in the first trial)
+  /// weights: auto: the calibration trial, then each candidate split tried
+  /// (rows per rank, each rank's measured seconds); the fastest was kept.
+  std::vector<SplitTrial> balance_trials;
   std::string data_mode;
   std::vector<RankRecord> ranks;
   /// tile: auto: each candidate's shape and median time (s; -1 if it failed),

@@ -100,3 +100,30 @@ TEST_CASE("input sets cover twice the L2, bounded", "[stats]") {
   CHECK(mmapp::input_sets(512.0 * 1024, l2, false) == 1);
   CHECK(mmapp::input_sets(0.0, l2, true) == 1);  // a rank with no rows and an empty B
 }
+
+TEST_CASE("weights: auto candidates: proportional to measured rates, thin slow slabs dropped", "[decomposition]") {
+  using mmapp::SplitTrial;
+  // Calibration: 1024 rows each; rank 0 is 100x faster than rank 1.
+  std::vector<SplitTrial> trials{{{1024, 1024}, {0.01, 1.0}}};
+  const auto first = mmapp::next_split(8192, trials);
+  CHECK(first == std::vector<long>{8111, 81});  // 102400 vs 1024 rows/s
+  CHECK(mmapp::fastest_rank(8192, trials) == 0);
+  // Rank 1 turns out 10x slower still at its thin slab: its next share shrinks.
+  trials.push_back({first, {0.0792, 0.81 * 10}});
+  const auto second = mmapp::next_split(8192, trials);
+  CHECK(second[1] < first[1]);
+  CHECK(second[0] + second[1] == 8192);
+  // The fastest alone wins when it measures faster than every split.
+  trials.push_back({second, {0.080, 0.5}});
+  trials.push_back({{8192, 0}, {0.0801, 0.0}});
+  CHECK(mmapp::best_trial(std::vector<SplitTrial>(trials.begin() + 1, trials.end())).rows ==
+        std::vector<long>{8192, 0});
+  CHECK(trials.back().makespan() == Catch::Approx(0.0801));
+  // A rank that could not run (+inf) gets no rows; none at all is an error.
+  const std::vector<SplitTrial> inf{{{100, 100}, {std::numeric_limits<double>::infinity(), 0.5}}};
+  CHECK(mmapp::next_split(1000, inf) == std::vector<long>{0, 1000});
+  const std::vector<SplitTrial> none{{{100, 100}, {std::numeric_limits<double>::infinity(),
+                                                   std::numeric_limits<double>::infinity()}}};
+  CHECK_THROWS_AS(mmapp::next_split(1000, none), std::invalid_argument);
+  CHECK_THROWS_AS(mmapp::best_trial({}), std::invalid_argument);
+}
