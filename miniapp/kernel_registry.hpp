@@ -7,10 +7,13 @@
 #include "config.hpp"
 #include "kernels/naive.hpp"
 #include "kernels/shared.hpp"
+#include "kernels/gemv_gpu.hpp"
 #include "kernels/tiled_gpu.hpp"
+#include "kernels/tiled_gpu_warp.hpp"
 #include "kernels/tiled_host.hpp"
 #include "kernels/vendor.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -68,6 +71,165 @@ template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
 KernelVariant<Space, T> tiled_host_variant() {
   return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>, -1, nullptr, ""};
 }
+
+/// The tag of a warp-tiled variant: its features in words, e.g.
+/// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
+/// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
+/// "splitk4096": K chunk per team).
+template <class Cfg>
+std::string gpu_tile_tag() {
+  std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
+  t += " " + std::to_string(Cfg::stages) + "st";
+  if (Cfg::vec) t += " vec";
+  if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
+  if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
+  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  return t;
+}
+/// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
+template <class Cfg, class Space, class T>
+KernelVariant<Space, T> warp_variant() {
+  return {"tiled",
+          {Cfg::BM, Cfg::BN, Cfg::BK},
+          {Cfg::TM, Cfg::TN},
+          &gemm_tiled_warp<Cfg, Space, T>,
+          Cfg::stages > 0 ? 1 : 0,
+          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          gpu_tile_tag<Cfg>()};
+}
+/// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
+template <int MT, int KS, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_cols_variant() {
+  constexpr int vw = 16 / int(sizeof(T));
+  return {"tiled", {MT, 32 * vw, Kc}, {MT, vw}, &gemv_cols<MT, KS, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-cols m" + std::to_string(MT)};
+}
+/// gemv_rows (N <= NT): tile [R rows, NT, K chunk (or the K step of a row's
+/// lanes without split-K)], thread tile [1, NT].
+template <int NT, int R, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_rows_variant() {
+  constexpr int step = 32 * (16 / int(sizeof(T)));  // K elements a row's 32 lanes cover per step
+  return {"tiled", {R, NT, Kc > 0 ? Kc : step}, {1, NT}, &gemv_rows<NT, R, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-rows n" + std::to_string(NT)};
+}
+
+/// GPU variants of `tiled` for float (non-host spaces), the backend default
+/// first; see docs/performance.md for the ladder and the measurements.
+template <class Space>
+void gpu_variants(std::vector<KernelVariant<Space, float>>& v) {
+  using T = float;
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());   // rung 5 (tiled_gpu.hpp)
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // rung 4
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());     // rung 3
+  // ladder: one feature at a time
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 0>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 0, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 0, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 0>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 64, 32, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 16, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 16, 2>, Space, T>());
+  // other shapes
+  v.push_back(warp_variant<GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<256, 128, 8, 64, 64, 16, 8, 2, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 4>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 64, 8, 64, 32, 8, 8, 2, true, 8, 4>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>, Space, T>());
+  // split-K
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 1024>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>, Space, T>());
+  // GEMV-like
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 0, Space, T>());
+  v.push_back(gemv_rows_variant<4, 8, 0, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 2048, Space, T>());
+}
+
+/// GPU variants of `tiled` for double (non-host spaces), the backend default first.
+template <class Space>
+void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
+  using T = double;
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 8, 2>, Space, T>());
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());  // rung 5 (tiled_gpu.hpp)
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());    // rung 3
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 4, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 64, 8, 32, 32, 8, 4, 2, true, 8, 0>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 16, 16, 32, 4, 4, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 32, 8, 4, 2, true, 8, 1>, Space, T>());
+  // split-K
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 8, 2, 4096>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 0, 2, 1024>, Space, T>());
+  // GEMV-like
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 0, Space, T>());
+  v.push_back(gemv_rows_variant<4, 8, 0, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 2048, Space, T>());
+}
+
+/// Index of the variant whose kernel is `fn` in `same_name` (npos if none).
+template <class Space, class T>
+std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, GemmFn<Space, T> fn) {
+  for (std::size_t i = 0; i < same_name.size(); ++i)
+    if (same_name[i].run == fn) return i;
+  return std::size_t(-1);
+}
+
+/// The GPU shape rule for `tiled` (non-host spaces): the variant to run for
+/// an m x n x k problem and why, in words, for the report. `sms`: the
+/// device's multiprocessors, estimated as Space::concurrency() / 2048
+/// (resident threads per SM on sm_70 to sm_90). See docs/performance.md.
+template <class Space, class T>
+std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
+                              std::string& why) {
+  using Big = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>;
+  const long sms = std::max<long>(1, long(Space().concurrency()) / 2048);
+  const long tiles128 = ((m + 127) / 128) * ((n + 127) / 128);
+  const long tiles64 = ((m + 63) / 64) * ((n + 63) / 64);
+  const long want = 2 * sms;  // teams that fill every SM twice over
+  auto pick = [&](GemmFn<Space, T> fn, std::string rule) {
+    const std::size_t i = index_of(same_name, fn);
+    why = "shape rule: " + rule;
+    return i == std::size_t(-1) ? std::size_t(0) : i;
+  };
+  if (m <= 8)
+    return m == 1 ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols (stream B, split K by 256)")
+                  : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols (stream B, split K by 256)");
+  if (n <= 4) {
+    if (n == 1 && m < want * 8 && k > 2048)
+      return pick(&gemv_rows<1, 8, 2048, Space, T>, "N = 1, few rows: gemv_rows, K split by 2048");
+    return n == 1 ? pick(&gemv_rows<1, 8, 0, Space, T>, "N = 1: gemv_rows (stream A)")
+                  : pick(&gemv_rows<4, 8, 0, Space, T>, "N <= 4: gemv_rows (stream A)");
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (tiles128 >= sms) return pick(&gemm_tiled_warp<Big, Space, T>, ">= 1 block tile of 128x128 per SM");
+    if (tiles128 * splitk_slices(m, n, k, 4096, sizeof(T)) >= want)
+      return pick(&gemm_tiled_warp<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>, Space, T>,
+                  "few 128x128 tiles, K long: split-K by 4096");
+    if (tiles64 >= want) return pick(&gemm_tiled_warp<GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>, Space, T>,
+                                     "few 128x128 tiles: 64x64 tiles");
+    return pick(&gemm_tiled_warp<GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>, Space, T>,
+                "few 64x64 tiles: 64x64, split-K by 1024");
+  } else {
+    using Dbig = GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 8, 2>;
+    const long tiles_dbig = tiles64;
+    if (tiles_dbig >= want) return pick(&gemm_tiled_warp<Dbig, Space, T>, ">= 2 block tiles of 64x64 per SM");
+    if (tiles_dbig * splitk_slices(m, n, k, 4096, sizeof(T)) >= want)
+      return pick(&gemm_tiled_warp<GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 8, 2, 4096>, Space, T>,
+                  "few 64x64 tiles, K long: split-K by 4096");
+    return pick(&gemm_tiled_warp<GpuTile<64, 64, 8, 16, 32, 4, 4, 2, true, 0, 2, 1024>, Space, T>,
+                "few 64x64 tiles: 64x64, split-K by 1024");
+  }
+}
 }  // namespace detail
 
 /// Every variant compiled for (Space, T), defaults first for each name.
@@ -96,17 +258,8 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
       v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
     }
     v.push_back(detail::tiled_host_variant<96, 256, 128, 6, tn, Space, T>());
-  } else if constexpr (std::is_same_v<T, float>) {
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // the ladder without prefetch
-    v.push_back(detail::tiled_variant<128, 128, 16, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, false, Space, T>());
   } else {
-    // double: 8x8 also wins from N = 2048 up on an H200 (docs/performance.md).
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 16, 4, 4, true, Space, T>());
+    detail::gpu_variants<Space>(v);
   }
   v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>, -1, nullptr, ""});
   return v;
@@ -124,11 +277,19 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
 /// The default variant of a kernel for an m x n x k problem, chosen from the
 /// problem's shape, and the rule that chose it (for the report). `same_name`
 /// holds every compiled variant of that kernel, in registry order (not empty).
-/// The rule: the first listed variant of the name (the backend's default).
+/// The rule: on GPUs (non-host spaces), `tiled` follows
+/// detail::gpu_tiled_default (GEMV-like, split-K and tile-size cases, see
+/// docs/performance.md); otherwise the first listed variant of the name
+/// (the backend's default).
 template <class Space, class T>
 std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
                             std::string& why) {
-  (void)m, (void)n, (void)k;
+  if constexpr (is_host_space_v<Space>) {
+    (void)m, (void)n, (void)k;
+  } else {
+    if (!same_name.empty() && same_name.front().name == "tiled")
+      return detail::gpu_tiled_default<Space, T>(same_name, m, n, k, why);
+  }
   why = same_name.size() > 1 ? "default for the backend" : "";
   return 0;
 }
