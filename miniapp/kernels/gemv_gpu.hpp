@@ -13,11 +13,12 @@
 //   league = ceil(N / (32 chunks)) * S teams, team = 32 * KS threads.
 //   Scratch: KS * MT * 32 * chunk * sizeof(T) (float: 32 KiB).
 // gemv_rows (N <= NT, e.g. a matrix times a column vector): C(i, 0:N) =
-//   A(i, :) * B. One team member per row of A, its 32 vector lanes stride the
-//   row in 16-byte chunks; the 32 lane partials of an output are summed
-//   through scratch in the fixed order 0..31.
-//   league = ceil(M / R) * S teams, team = R members x 32 vector lanes.
-//   Scratch: R * NT * 32 * sizeof(T).
+//   A(i, :) * B. One team member per RPW rows of A, its 32 vector lanes
+//   stride the rows in 16-byte chunks and share each load of B among the
+//   RPW rows; the 32 lane partials of an output are summed through scratch
+//   in the fixed order 0..31.
+//   league = ceil(M / (R*RPW)) * S teams, team = R members x 32 vector lanes.
+//   Scratch: R * RPW * NT * 32 * sizeof(T).
 // Both split K into S = splitk_slices(M, N, K, Kc) slices when Kc > 0 (to give
 // short, wide problems enough teams) and sum the slices with splitk_reduce()
 // in fixed order: C's bits depend on the shape and the variant only, never
@@ -154,13 +155,17 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
 /// GEMV-like GEMM for N <= NT (see the file comment): C = A * B + beta * C,
 /// row-major, any M, N, K, strides and alignment (NT < N <= kGemvMaxTiny:
 /// groups of NT columns, each streaming A again; N > kGemvMaxTiny: handed to
-/// gemm_tiled_warp<GemvFallbackTile>). R: rows per team (team = R x 32 vector lanes);
-/// Kc: K chunk per team (0: none; then args.work needs
+/// gemm_tiled_warp<GemvFallbackTile>). R: team members (team = R x 32
+/// vector lanes); RPW: rows per member, sharing each load of B (B's row is
+/// read as 16-byte chunks when NT is a multiple of one and B's rows are
+/// aligned; a single column with unit stride is read 16 bytes of K at a
+/// time); Kc: K chunk per team (0: none; then args.work needs
 /// gemv_workspace_bytes<T, Kc>(M, N, K) bytes). Asynchronous.
-template <int NT, int R, int Kc, class Space, class T>
+template <int NT, int R, int RPW, int Kc, class Space, class T>
 void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int VW = detail::Chunk16<T>::width;
-  constexpr int VL = 32;  // vector lanes per row
+  constexpr int VL = 32;                         // vector lanes per member
+  constexpr int U = RPW >= 4 ? 1 : 4 / RPW;      // chunks of each row in flight per lane
   static_assert(Kc % VW == 0, "K chunk: a multiple of a 16-byte chunk");
   using Chunk = detail::Chunk16<T>;
   const auto A = args.A;
@@ -180,9 +185,13 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   const T* const Bp = B.data();
   const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
   const bool vec_a = detail::aligned_to(Ap, 16) && lda % VW == 0;
-  const int tiles_m = (M + R - 1) / R, groups = (N + NT - 1) / NT, tiles = tiles_m * groups;
+  const bool vec_b_row = NT % VW == 0 && detail::aligned_to(Bp, 16) && ldb % VW == 0;  // B(k, c0:c0+NT) wide
+  const bool vec_b_col = NT == 1 && N == 1 && ldb == 1 && detail::aligned_to(Bp, 16);  // B(k:k+VW, 0) wide
+  const int rows_per_team = R * RPW;
+  const int tiles_m = (M + rows_per_team - 1) / rows_per_team, groups = (N + NT - 1) / NT;
+  const int tiles = tiles_m * groups;
   const long slice_elems = long(M) * N;
-  const std::size_t scratch_bytes = std::size_t(R) * NT * VL * sizeof(T);
+  const std::size_t scratch_bytes = std::size_t(R) * RPW * NT * VL * sizeof(T);
 
   using policy_t = Kokkos::TeamPolicy<Space>;
   using member_t = typename policy_t::member_type;
@@ -191,55 +200,95 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   Kokkos::parallel_for(
       "mmapp::gemv_rows", policy, KOKKOS_LAMBDA(const member_t& team) {
         const int slice = team.league_rank() / tiles, t = team.league_rank() % tiles;
-        const int r = team.team_rank(), row = (t % tiles_m) * R + r, c0 = (t / tiles_m) * NT;
+        const int r = team.team_rank(), row0 = (t % tiles_m) * rows_per_team + r * RPW, c0 = (t / tiles_m) * NT;
         const int k_begin = slice * kc, k_end = k_begin + kc < K ? k_begin + kc : K;
         const int nchunks = (k_end - k_begin + VW - 1) / VW;
-        const T* const arow = Ap + long(row < M ? row : M - 1) * lda;  // rows >= M: dropped below
+        const bool full_cols = c0 + NT <= N;
+        const T* arow[RPW];  // rows >= M read row M-1; their sums are dropped
+        MMAPP_UNROLL
+        for (int i = 0; i < RPW; ++i) arow[i] = Ap + long(row0 + i < M ? row0 + i : M - 1) * lda;
         T* const red = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes));
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, VL), [&](const int lane) {
-          T acc[NT];
+          T acc[RPW][NT];
           MMAPP_UNROLL
-          for (int j = 0; j < NT; ++j) acc[j] = T(0);
-          auto load_a = [&](const int k) {
+          for (int i = 0; i < RPW; ++i) {
+            MMAPP_UNROLL
+            for (int j = 0; j < NT; ++j) acc[i][j] = T(0);
+          }
+          auto load_a = [&](const T* ar, const int k) {
             Chunk a;
             if (vec_a && k + VW <= k_end) {
-              a = *reinterpret_cast<const Chunk*>(arow + k);
+              a = *reinterpret_cast<const Chunk*>(ar + k);
             } else {
               MMAPP_UNROLL
-              for (int q = 0; q < VW; ++q) a.v[q] = k + q < k_end ? arow[k + q] : T(0);
+              for (int q = 0; q < VW; ++q) a.v[q] = k + q < k_end ? ar[k + q] : T(0);
             }
             return a;
           };
-          auto fma_chunk = [&](const int k, const Chunk& a) {
+          // acc += A(rows, k:k+VW) * B(k:k+VW, c0:c0+NT); a[i].v[q] is 0 past k_end.
+          auto fma_chunk = [&](const int k, const Chunk* a) {
+            T b[VW][NT];
+            if (vec_b_col && k + VW <= k_end) {
+              const Chunk bc = *reinterpret_cast<const Chunk*>(Bp + k);
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) b[q][0] = bc.v[q];
+            } else {
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) {
+                const T* brow = Bp + long(k + q < k_end ? k + q : k_end - 1) * ldb + c0;
+                if (vec_b_row && full_cols) {
+                  MMAPP_UNROLL
+                  for (int g = 0; g < NT / VW; ++g) {
+                    const Chunk bc = *reinterpret_cast<const Chunk*>(brow + g * VW);
+                    MMAPP_UNROLL
+                    for (int e = 0; e < VW; ++e) b[q][(g * VW + e) % NT] = bc.v[e];
+                  }
+                } else {
+                  MMAPP_UNROLL
+                  for (int j = 0; j < NT; ++j) b[q][j] = brow[c0 + j < N ? j : N - 1 - c0];
+                }
+              }
+            }
             MMAPP_UNROLL
             for (int q = 0; q < VW; ++q) {
-              const int kk = k + q < k_end ? k + q : k_end - 1;  // a.v[q] is 0 past the end
-              const T* brow = Bp + long(kk) * ldb;
               MMAPP_UNROLL
-              for (int j = 0; j < NT; ++j) acc[j] += a.v[q] * brow[c0 + j < N ? c0 + j : N - 1];
+              for (int i = 0; i < RPW; ++i) {
+                MMAPP_UNROLL
+                for (int j = 0; j < NT; ++j) acc[i][j] += a[i].v[q] * b[q][j];
+              }
             }
           };
           int c = lane;
-          for (; c + 3 * VL < nchunks; c += 4 * VL) {  // four chunks in flight
-            const int k = k_begin + c * VW;
-            const Chunk a0 = load_a(k), a1 = load_a(k + VL * VW), a2 = load_a(k + 2 * VL * VW),
-                        a3 = load_a(k + 3 * VL * VW);
-            fma_chunk(k, a0);
-            fma_chunk(k + VL * VW, a1);
-            fma_chunk(k + 2 * VL * VW, a2);
-            fma_chunk(k + 3 * VL * VW, a3);
+          for (; c + (U - 1) * VL < nchunks; c += U * VL) {  // U chunks of each row in flight
+            Chunk a[U][RPW];
+            MMAPP_UNROLL
+            for (int u = 0; u < U; ++u) {
+              MMAPP_UNROLL
+              for (int i = 0; i < RPW; ++i) a[u][i] = load_a(arow[i], k_begin + (c + u * VL) * VW);
+            }
+            MMAPP_UNROLL
+            for (int u = 0; u < U; ++u) fma_chunk(k_begin + (c + u * VL) * VW, a[u]);
           }
-          for (; c < nchunks; c += VL) fma_chunk(k_begin + c * VW, load_a(k_begin + c * VW));
+          for (; c < nchunks; c += VL) {
+            Chunk a[RPW];
+            MMAPP_UNROLL
+            for (int i = 0; i < RPW; ++i) a[i] = load_a(arow[i], k_begin + c * VW);
+            fma_chunk(k_begin + c * VW, a);
+          }
           MMAPP_UNROLL
-          for (int j = 0; j < NT; ++j) red[(r * NT + j) * VL + lane] = acc[j];
+          for (int i = 0; i < RPW; ++i) {
+            MMAPP_UNROLL
+            for (int j = 0; j < NT; ++j) red[((r * RPW + i) * NT + j) * VL + lane] = acc[i][j];
+          }
         });
         team.team_barrier();
         // Sum the 32 lane partials of each output in the order 0..31.
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, NT), [&](const int j) {
-          const int col = c0 + j;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, RPW * NT), [&](const int e) {
+          const int i = e / NT, j = e % NT, row = row0 + i, col = c0 + j;
           if (row >= M || col >= N) return;
-          T s = red[(r * NT + j) * VL];
-          for (int p = 1; p < VL; ++p) s += red[(r * NT + j) * VL + p];
+          const T* p = red + ((r * RPW + i) * NT + j) * VL;
+          T s = p[0];
+          for (int l = 1; l < VL; ++l) s += p[l];
           if (slices > 1) {
             work[slice * slice_elems + long(row) * N + col] = s;
           } else {

@@ -13,10 +13,12 @@
 //      (zero outside). Any M, N, K and any row alignment stay correct.
 //   2. warp tiling: a warp owns a WM x WN sub-tile of the block tile, its 32
 //      lanes a lanes_m x lanes_n grid (4x8 or 8x4), each lane a TM x TN
-//      register tile made of 4x4 fragments spaced 4*lanes apart, so a warp's
-//      scratch reads are at most 128 distinct bytes (one wavefront) and its
-//      C stores coalesce. WM == 0 selects the block-strided mapping of
-//      tiled_gpu.hpp (rung 5) instead.
+//      register tile made of 16-byte fragments (4 floats or 2 doubles per
+//      row and column) spaced fragment*lanes apart, so each of a warp's
+//      16-byte scratch reads covers at most 128 contiguous bytes (one
+//      wavefront, no bank conflict, float and double alike) and its C stores
+//      coalesce. WM == 0 selects the block-strided mapping of tiled_gpu.hpp
+//      (rung 5) instead.
 //   3. pipelining (Stages): 0 = load, barrier, compute, barrier; 1 = the same
 //      with the next K tile's global loads in registers during the compute
 //      (tiled_gpu.hpp's prefetch); 2 = two scratch stages: while stage s is
@@ -60,12 +62,6 @@
 namespace mmapp {
 
 namespace detail {
-/// Four consecutive elements, aligned to their size: one wide scratch or
-/// global access (LDS.128 / STG.128 for float; two of them for double).
-template <class T>
-struct alignas(4 * sizeof(T)) Quad {
-  T v[4];
-};
 /// One 16-byte chunk of T (float4, double2): the unit of a wide global load.
 template <class T>
 struct alignas(16) Chunk16 {
@@ -160,8 +156,8 @@ template <class Cfg, class Space, class T>
 void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN;
   constexpr int team_size = Cfg::team_size;
-  constexpr int VW = detail::Chunk16<T>::width;  // elements per 16-byte chunk
-  static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tile: multiples of 4");
+  constexpr int VW = detail::Chunk16<T>::width;  // elements per 16-byte chunk: the fragment width too
+  static_assert(TM % VW == 0 && TN % VW == 0, "thread tile: multiples of a 16-byte fragment");
   static_assert(BM % TM == 0 && BN % TN == 0, "block tile: multiple of the thread tile");
   static_assert(BK % VW == 0 && BN % VW == 0, "BK and BN: multiples of a 16-byte chunk");
   static_assert((BM * BK / VW) % team_size == 0 && (BK * BN / VW) % team_size == 0,
@@ -172,13 +168,12 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int lanes_m = Cfg::warp_tiled ? Cfg::WM / TM : BM / TM;  // threads along m sharing a scratch row read
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
-  constexpr int row_stride = 4 * lanes_m, col_stride = 4 * lanes_n;  // between a thread's 4x4 fragments
+  constexpr int row_stride = VW * lanes_m, col_stride = VW * lanes_n;  // between a thread's fragments
   constexpr int lda_s = BM + 4;                                       // As[BK][BM + 4]
   constexpr int a_elems = BK * lda_s, stage_elems = a_elems + BK * BN;
   constexpr int n_stages = Cfg::stages == 2 ? 2 : 1;
   constexpr int a_per_row = BK / VW, b_per_row = BN / VW;  // chunks per tile row
   constexpr int la = BM * BK / VW / team_size, lb = BK * BN / VW / team_size;
-  using Quad = detail::Quad<T>;
   using Chunk = detail::Chunk16<T>;
 
   const auto A = args.A;
@@ -202,11 +197,11 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   const bool vec_b = Cfg::vec && detail::aligned_to(Bp, 16) && ldb % VW == 0;
   T* const out = slices > 1 ? work : Cp;  // partial slices, or C itself
   const long ldo = slices > 1 ? long(N) : ldc;
-  const bool vec_o = detail::aligned_to(out, sizeof(Quad)) && ldo % 4 == 0;
+  const bool vec_o = detail::aligned_to(out, sizeof(Chunk)) && ldo % VW == 0;
   const long slice_elems = long(M) * N;
 
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
-  const std::size_t scratch_bytes = std::size_t(n_stages * stage_elems) * sizeof(T) + sizeof(Quad);
+  const std::size_t scratch_bytes = std::size_t(n_stages * stage_elems) * sizeof(T) + sizeof(Chunk);
 
   using policy_t = detail::team_policy_lb<Space, team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
@@ -234,17 +229,17 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
         int row0, col0;  // first row and column of this thread's first fragment, in the block tile
         if (Cfg::warp_tiled) {
           const int warp = tid / 32, lane = tid % 32;
-          row0 = (warp / warps_n) * Cfg::WM + (lane / lanes_n) * 4;
-          col0 = (warp % warps_n) * Cfg::WN + (lane % lanes_n) * 4;
+          row0 = (warp / warps_n) * Cfg::WM + (lane / lanes_n) * VW;
+          col0 = (warp % warps_n) * Cfg::WN + (lane % lanes_n) * VW;
         } else {
-          row0 = (tid / lanes_n) * 4;
-          col0 = (tid % lanes_n) * 4;
+          row0 = (tid / lanes_n) * VW;
+          col0 = (tid % lanes_n) * VW;
         }
 
-        // Scratch: n_stages x {As[BK][lda_s] (A transposed), Bs[BK][BN]}, aligned for Quad reads.
+        // Scratch: n_stages x {As[BK][lda_s] (A transposed), Bs[BK][BN]}, 16-byte aligned.
         char* raw = static_cast<char*>(team.team_shmem().get_shmem(scratch_bytes));
-        const std::size_t mis = reinterpret_cast<std::uintptr_t>(raw) % sizeof(Quad);
-        T* const smem = reinterpret_cast<T*>(raw + (mis ? sizeof(Quad) - mis : 0));
+        const std::size_t mis = reinterpret_cast<std::uintptr_t>(raw) % sizeof(Chunk);
+        T* const smem = reinterpret_cast<T*>(raw + (mis ? sizeof(Chunk) - mis : 0));
 
         T acc[TM][TN];
         MMAPP_UNROLL
@@ -305,16 +300,16 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           for (int k = 0; k < BK; ++k) {
             T a[TM], b[TN];
             MMAPP_UNROLL
-            for (int g = 0; g < TM / 4; ++g) {
-              const Quad v = *reinterpret_cast<const Quad*>(As + k * lda_s + g * row_stride);
+            for (int g = 0; g < TM / VW; ++g) {
+              const Chunk v = *reinterpret_cast<const Chunk*>(As + k * lda_s + g * row_stride);
               MMAPP_UNROLL
-              for (int q = 0; q < 4; ++q) a[g * 4 + q] = v.v[q];
+              for (int q = 0; q < VW; ++q) a[g * VW + q] = v.v[q];
             }
             MMAPP_UNROLL
-            for (int g = 0; g < TN / 4; ++g) {
-              const Quad v = *reinterpret_cast<const Quad*>(Bs + k * BN + g * col_stride);
+            for (int g = 0; g < TN / VW; ++g) {
+              const Chunk v = *reinterpret_cast<const Chunk*>(Bs + k * BN + g * col_stride);
               MMAPP_UNROLL
-              for (int q = 0; q < 4; ++q) b[g * 4 + q] = v.v[q];
+              for (int q = 0; q < VW; ++q) b[g * VW + q] = v.v[q];
             }
             MMAPP_UNROLL
             for (int i = 0; i < TM; ++i) {
@@ -357,32 +352,34 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
 
-        // Epilogue: C (or this slice's partial) <- acc (+ beta * C), 4-wide where aligned and inside.
+        // Epilogue: C (or this slice's partial) <- acc (+ beta * C), 16 bytes at a time where aligned and inside.
         T* const o = out + (slices > 1 ? slice * slice_elems : 0);
         const bool scale = slices == 1 && beta != T(0);
         MMAPP_UNROLL
-        for (int gi = 0; gi < TM / 4; ++gi) {
+        for (int gi = 0; gi < TM / VW; ++gi) {
           MMAPP_UNROLL
-          for (int qi = 0; qi < 4; ++qi) {
+          for (int qi = 0; qi < VW; ++qi) {
             const int row = bm + row0 + gi * row_stride + qi;
             if (row >= M) continue;
             T* const orow = o + long(row) * ldo;
             MMAPP_UNROLL
-            for (int gj = 0; gj < TN / 4; ++gj) {
+            for (int gj = 0; gj < TN / VW; ++gj) {
               const int col = bn + col0 + gj * col_stride;
-              if (vec_o && col + 4 <= N) {
-                Quad v;
-                if (scale) v = *reinterpret_cast<const Quad*>(orow + col);
+              if (vec_o && col + VW <= N) {
+                Chunk v;
+                if (scale) v = *reinterpret_cast<const Chunk*>(orow + col);
                 MMAPP_UNROLL
-                for (int q = 0; q < 4; ++q)
-                  v.v[q] = scale ? acc[gi * 4 + qi][gj * 4 + q] + beta * v.v[q] : acc[gi * 4 + qi][gj * 4 + q];
-                *reinterpret_cast<Quad*>(orow + col) = v;
+                for (int q = 0; q < VW; ++q) {
+                  const T c = acc[gi * VW + qi][gj * VW + q];
+                  v.v[q] = scale ? c + beta * v.v[q] : c;
+                }
+                *reinterpret_cast<Chunk*>(orow + col) = v;
               } else {
                 MMAPP_UNROLL
-                for (int q = 0; q < 4; ++q)
-                  if (col + q < N)
-                    orow[col + q] = scale ? acc[gi * 4 + qi][gj * 4 + q] + beta * orow[col + q]
-                                          : acc[gi * 4 + qi][gj * 4 + q];
+                for (int q = 0; q < VW; ++q) {
+                  const T c = acc[gi * VW + qi][gj * VW + q];
+                  if (col + q < N) orow[col + q] = scale ? c + beta * orow[col + q] : c;
+                }
               }
             }
           }
