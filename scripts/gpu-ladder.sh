@@ -55,6 +55,11 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm,
   >"$logs/gpu.txt" 2>&1 || true
 
 archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
+# Provenance: a copy without .git nested in another checkout must not take
+# that checkout's hash; git stops at the parent, CMake falls back to
+# .offline/git-hash (scripts/pack-offline-deps.sh).
+export GIT_CEILING_DIRECTORIES
+GIT_CEILING_DIRECTORIES=$(dirname "$top")
 cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
   >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
 cmake --build --preset cuda ${target:+--target "$target"} -j "$(nproc)" >"$logs/build.log" 2>&1 ||

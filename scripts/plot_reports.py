@@ -5,16 +5,19 @@ hence /usr/bin/python3: scripts/setup-debian.sh --with-plots installs it).
     scripts/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
         [--peak-fp32 66900] [--peak-fp64 33450] [--label-peak "H200"]
     scripts/plot_reports.py --table REPORT.json [...]     (text tables only; no matplotlib needed)
+    --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_gflops_float_cuda.png)
 
 Writes, for every (dtype, backend) present in the reports:
   gflops_<dtype>_<backend>.png  GFLOP/s against N per kernel (log-log), with
                                 the vendor kernel drawn thick and the peak line;
   pct_vendor_<dtype>_<backend>.png  each kernel's percentage of kokkoskernels
                                 measured in the same run, against N;
-for the non-square problems of single-rank reports, per backend:
-  pct_vendor_shapes_<backend>.png  each shape class's default `tiled` (and
-                                any other kernel) as % of kokkoskernels in the
-                                same run, float and double side by side;
+for the problems whose `tiled` run was the shape rule's choice (decks that
+name `tiled` without a tile), single-rank reports, per backend, when there
+are at least two non-square ones:
+  pct_vendor_shapes_<backend>.png  each problem's ("shape class's") default
+                                `tiled` as % of kokkoskernels in the same run,
+                                float and double side by side;
 and, when reports of the same problem at several rank counts are given:
   speedup_ranks.png             kernel throughput against ranks, relative to
                                 the lowest rank count, with the ideal line.
@@ -74,8 +77,8 @@ def table(reports):
                   f"{sel} | {run['gflops']:.1f} | {'' if pct is None else f'{pct:.1f}'} | {verdict} |")
 
 
-def shape_plot(reports, out):
-    """% of the vendor kernel per non-square problem ("shape class"), float and double."""
+def shape_plot(reports, out, prefix=""):
+    """% of the vendor kernel per problem ("shape class") for the shape rule's `tiled`, float and double."""
     rows = collections.defaultdict(dict)  # (backend, label) -> {(dtype, shape): pct}
     order = []
     device = ""
@@ -83,9 +86,9 @@ def shape_plot(reports, out):
         if r["provenance"]["ranks"] != 1:
             continue
         for run in r["runs"]:
-            if run["m"] == run["n"] == run["k"] or run["kernel"] == "kokkoskernels" or not run.get("verified"):
+            if run["kernel"] == "kokkoskernels" or not run.get("verified") or run.get("pct_of_vendor") is None:
                 continue
-            if run.get("pct_of_vendor") is None or (run.get("selection") or "").startswith("tile: auto"):
+            if not (run.get("selection") or "").startswith("shape rule"):
                 continue
             shape = f"{run['m']}x{run['n']}x{run['k']}"
             if shape not in order:
@@ -96,7 +99,7 @@ def shape_plot(reports, out):
     for (backend, kernel), vals in sorted(rows.items()):
         dtypes = [d for d in ("float", "double") if any(k[0] == d for k in vals)]
         shapes = [s for s in order if any((d, s) in vals for d in dtypes)]
-        if len(shapes) < 2:
+        if sum(1 for s in shapes if len(set(s.split("x"))) > 1) < 2:
             continue
         fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(shapes) + 2), 5))
         width = 0.8 / len(dtypes)
@@ -107,6 +110,8 @@ def shape_plot(reports, out):
             for x, y in zip(xs, ys):
                 ax.text(x, min(y, 150) + 1, f"{y:.0f}", ha="center", fontsize=7)
         ax.axhline(100, color="black", linewidth=1.5)
+        for level in (50, 40, 30):  # issue 11's bars: float / double where min(M, N) >= 64, GEMV-like
+            ax.axhline(level, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xticks(range(len(shapes)))
         ax.set_xticklabels(shapes, rotation=35, ha="right", fontsize=8)
         ax.set_ylabel(f"% of kokkoskernels (same run)")
@@ -114,7 +119,7 @@ def shape_plot(reports, out):
         ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n{device}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=8)
-        save(fig, os.path.join(out, f"pct_vendor_shapes_{backend}.png"), written)
+        save(fig, os.path.join(out, f"{prefix}pct_vendor_shapes_{backend}.png"), written)
     return written
 
 
@@ -140,7 +145,7 @@ def load(paths):
     return reports
 
 
-def sweep_plots(reports, out, peaks, peak_label):
+def sweep_plots(reports, out, peaks, peak_label, prefix=""):
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
     devices = {}
     for r in reports:
@@ -150,6 +155,8 @@ def sweep_plots(reports, out, peaks, peak_label):
             if run["m"] != run["n"] or run["n"] != run["k"]:
                 continue
             key = (run["dtype"], run["backend"])
+            if any(p[0] == run["n"] for p in groups[key][label(run)]):
+                continue  # the same variant twice at one size (tile: auto chose the rule's): keep the first
             groups[key][label(run)].append((run["n"], run["gflops"], run.get("pct_of_vendor")))
             devices[key] = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
     written = []
@@ -174,7 +181,7 @@ def sweep_plots(reports, out, peaks, peak_label):
         ax.set_title(f"mmapp GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-        save(fig, os.path.join(out, f"gflops_{dtype}_{backend}.png"), written)
+        save(fig, os.path.join(out, f"{prefix}gflops_{dtype}_{backend}.png"), written)
 
         fig, ax = plt.subplots(figsize=(8, 5))
         for name, pts in sorted(kernels.items()):
@@ -194,11 +201,11 @@ def sweep_plots(reports, out, peaks, peak_label):
                      fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
-        save(fig, os.path.join(out, f"pct_vendor_{dtype}_{backend}.png"), written)
+        save(fig, os.path.join(out, f"{prefix}pct_vendor_{dtype}_{backend}.png"), written)
     return written
 
 
-def speedup_plot(reports, out):
+def speedup_plot(reports, out, prefix=""):
     series = collections.defaultdict(dict)
     device = ""
     for r in reports:
@@ -226,7 +233,7 @@ def speedup_plot(reports, out):
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     written = []
-    save(fig, os.path.join(out, "speedup_ranks.png"), written)
+    save(fig, os.path.join(out, f"{prefix}speedup_ranks.png"), written)
     return written
 
 
@@ -235,6 +242,7 @@ def main():
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--out")
     ap.add_argument("--table", action="store_true", help="print text tables instead of plotting")
+    ap.add_argument("--prefix", default="", help="prefix of every written file name")
     ap.add_argument("--peak-fp32", type=float, default=66900.0)
     ap.add_argument("--peak-fp64", type=float, default=33450.0)
     ap.add_argument("--label-peak", default="H200")
@@ -247,9 +255,10 @@ def main():
         ap.error("--out is required unless --table")
     need_matplotlib()
     os.makedirs(args.out, exist_ok=True)
-    written = sweep_plots(reports, args.out, {"float": args.peak_fp32, "double": args.peak_fp64}, args.label_peak)
-    written += shape_plot(reports, args.out)
-    written += speedup_plot(reports, args.out)
+    peaks = {"float": args.peak_fp32, "double": args.peak_fp64}
+    written = sweep_plots(reports, args.out, peaks, args.label_peak, args.prefix)
+    written += shape_plot(reports, args.out, args.prefix)
+    written += speedup_plot(reports, args.out, args.prefix)
     for p in written:
         print("wrote", p)
     return 0 if written else 1

@@ -74,7 +74,8 @@ inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_ca
 /// The team policy of a kernel: with launch bounds when MinBlocks > 0.
 template <class Space, int Team, int MinBlocks>
 using team_policy_lb =
-    std::conditional_t<(MinBlocks > 0), Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<unsigned(Team), unsigned(MinBlocks)>>,
+    std::conditional_t<(MinBlocks > 0),
+                       Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<unsigned(Team), unsigned(MinBlocks)>>,
                        Kokkos::TeamPolicy<Space>>;
 }  // namespace detail
 
