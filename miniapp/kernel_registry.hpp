@@ -7,10 +7,13 @@
 #include "config.hpp"
 #include "kernels/naive.hpp"
 #include "kernels/shared.hpp"
+#include "kernels/gemv_gpu.hpp"
 #include "kernels/tiled_gpu.hpp"
+#include "kernels/tiled_gpu_warp.hpp"
 #include "kernels/tiled_host.hpp"
 #include "kernels/vendor.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -68,12 +71,174 @@ template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
 KernelVariant<Space, T> tiled_host_variant() {
   return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>, -1, nullptr, ""};
 }
+
+/// The tag of a warp-tiled variant: its features in words, e.g.
+/// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
+/// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
+/// "splitk4096": K chunk per team).
+template <class Cfg>
+std::string gpu_tile_tag() {
+  std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
+  t += " " + std::to_string(Cfg::stages) + "st";
+  if (Cfg::vec) t += " vec";
+  if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
+  if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
+  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  return t;
+}
+/// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
+template <class Cfg, class Space, class T>
+KernelVariant<Space, T> warp_variant() {
+  return {"tiled",
+          {Cfg::BM, Cfg::BN, Cfg::BK},
+          {Cfg::TM, Cfg::TN},
+          &gemm_tiled_warp<Cfg, Space, T>,
+          Cfg::stages > 0 ? 1 : 0,
+          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          gpu_tile_tag<Cfg>()};
+}
+/// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
+template <int MT, int KS, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_cols_variant() {
+  constexpr int vw = 16 / int(sizeof(T));
+  return {"tiled", {MT, 32 * vw, Kc}, {MT, vw}, &gemv_cols<MT, KS, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-cols m" + std::to_string(MT)};
+}
+/// gemv_rows (N <= NT): tile [rows per team, NT, K chunk (or the K step of
+/// a row's lanes without split-K)], thread tile [rows per member, NT].
+template <int NT, int R, int RPW, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_rows_variant() {
+  constexpr int step = 32 * (16 / int(sizeof(T)));  // K elements a row's 32 lanes cover per step
+  return {"tiled", {R * RPW, NT, Kc > 0 ? Kc : step}, {RPW, NT}, &gemv_rows<NT, R, RPW, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-rows n" + std::to_string(NT)};
+}
+
+// The GPU variants. Tags (gpu_tile_tag) tell apart variants of one tile and
+// thread tile; a deck's {tile, thread_tile, prefetch} names the first of
+// them listed, `tiled` alone the shape rule's choice (gpu_tiled_default),
+// `tile: auto` the fastest of all on the problem.
+/// Float: the large-problem default (the ladder's top rung, see
+/// docs/performance.md), then the ladder at 128x128x8 / 8x8, then other tiles.
+using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
+using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
+using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
+using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
+/// Double: 8x8 register tiles in 128-thread teams with K steps of 4 (the
+/// FP64 accumulators take 128 registers; BK = 4 keeps the prefetch buffers
+/// small enough for two teams per SM without spills), 8x4 tiles where a
+/// problem has fewer block tiles.
+using DoubleBig = GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>;
+using DoubleBigSplitK = GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
+using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
+using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
+
+/// GPU variants of `tiled` for float (non-host spaces).
+template <class Space>
+void gpu_variants(std::vector<KernelVariant<Space, float>>& v) {
+  using T = float;
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());   // rung 5 (tiled_gpu.hpp)
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // rung 4
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());     // rung 3
+  // The ladder from rung 5, one feature per rung, all 128x128x8 / 8x8:
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 0>, Space, T>());    // 6: 16-byte loads
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 2>, Space, T>());    // 7: + launch bounds
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 0, 2>, Space, T>());  // 8: + warp tiles
+  v.push_back(warp_variant<FloatBig, Space, T>());                                           // 9: + block swizzle
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // 10: two stages
+  v.push_back(warp_variant<GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>, Space, T>()); // 11: 8x16
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 4>, Space, T>());
+  v.push_back(warp_variant<FloatSmall, Space, T>());
+  v.push_back(warp_variant<FloatSplitK, Space, T>());
+  v.push_back(warp_variant<FloatSmallSplitK, Space, T>());
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());
+  v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>());
+}
+
+/// GPU variants of `tiled` for double (non-host spaces).
+template <class Space>
+void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
+  using T = double;
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());  // rung 5 (tiled_gpu.hpp)
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());    // rung 3
+  v.push_back(warp_variant<DoubleBig, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<DoubleSmall, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 3>, Space, T>());
+  v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
+  v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
+  v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());
+  v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>());
+}
+
+/// Index of the variant whose kernel is `fn` in `same_name` (npos if none).
+template <class Space, class T>
+std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, GemmFn<Space, T> fn) {
+  for (std::size_t i = 0; i < same_name.size(); ++i)
+    if (same_name[i].run == fn) return i;
+  return std::size_t(-1);
+}
+
+/// The GPU shape rule for `tiled` (non-host spaces): the variant to run for
+/// an m x n x k problem and why, in words, for the report. In order:
+///  1. M <= 8: gemv_cols (M = 1: the one-row variant);
+///  2. N == 1: gemv_rows, K split by 2048; N <= 4 (double) / 8 (float):
+///     gemv_rows with 4 rows per member (double N <= 4) or the small tile
+///     split by 1024;
+///  3. the big tile (float 128x128, double 64x128) when it is at least half
+///     used (M*N / (tiles * tile area) >= 1/2) and there are at least
+///     `sms` (float) / 2*`sms` (double) tiles; else, at that use, the big
+///     tile split by 4096 when the slices make enough teams;
+///  4. otherwise the small tile (float 64x64 / 4x8, double 64x64 / 8x4),
+///     split by 1024 when it has fewer tiles than SMs.
+/// `sms`: the device's multiprocessors, estimated as
+/// Space::concurrency() / 2048 (resident threads per SM on sm_70 to sm_90).
+/// Measured on an H200: docs/performance.md.
+template <class Space, class T>
+std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
+                              std::string& why) {
+  constexpr bool f32 = std::is_same_v<T, float>;
+  using Big = std::conditional_t<f32, FloatBig, DoubleBig>;
+  using BigSplitK = std::conditional_t<f32, FloatSplitK, DoubleBigSplitK>;
+  using Small = std::conditional_t<f32, FloatSmall, DoubleSmall>;
+  using SmallSplitK = std::conditional_t<f32, FloatSmallSplitK, DoubleSmallSplitK>;
+  const long sms = std::max<long>(1, long(Space().concurrency()) / 2048);
+  auto pick = [&](GemmFn<Space, T> fn, std::string rule) {
+    const std::size_t i = index_of(same_name, fn);
+    why = "shape rule: " + rule;
+    return i == std::size_t(-1) ? std::size_t(0) : i;
+  };
+  if (m <= 8)
+    return m == 1 ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols, K split by 256")
+                  : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols, K split by 256");
+  if (n == 1) return pick(&gemv_rows<1, 8, 1, 2048, Space, T>, "N = 1: gemv_rows, K split by 2048");
+  if (!f32 && n <= 4) return pick(&gemv_rows<4, 8, 4, 0, Space, T>, "N <= 4: gemv_rows, 4 rows per member");
+  if (n <= 8) return pick(&gemm_tiled_warp<SmallSplitK, Space, T>, "N <= 8: small tile, K split by 1024");
+  const long tiles = ((m + Big::BM - 1) / Big::BM) * ((n + Big::BN - 1) / Big::BN);
+  const double use = double(m) * double(n) / (double(tiles) * Big::BM * Big::BN);
+  const long enough = f32 ? sms : 2 * sms;
+  const std::string big = std::to_string(Big::BM) + "x" + std::to_string(Big::BN);
+  if (use >= 0.5) {
+    if (tiles >= enough) return pick(&gemm_tiled_warp<Big, Space, T>, big + " tiles");
+    if (tiles * splitk_slices(m, n, k, BigSplitK::split_kc, sizeof(T)) >= enough)
+      return pick(&gemm_tiled_warp<BigSplitK, Space, T>, "few " + big + " tiles: K split by 4096");
+  }
+  const long tiles64 = ((m + 63) / 64) * ((n + 63) / 64);
+  if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, SmallSplitK::split_kc, sizeof(T)) > tiles64)
+    return pick(&gemm_tiled_warp<SmallSplitK, Space, T>, "few 64x64 tiles: K split by 1024");
+  return pick(&gemm_tiled_warp<Small, Space, T>, "64x64 tiles");
+}
 }  // namespace detail
 
 /// Every variant compiled for (Space, T), defaults first for each name.
-/// GPU tile shapes (gemm_tiled): 256 threads with 8x8 register tiles and
-/// register prefetch by default (float and double), 4x4 and no-prefetch
-/// variants for the ladder; host shapes (gemm_tiled_host): one
+/// GPU shapes (non-host spaces): detail::gpu_variants (the ladder's rungs,
+/// the shape rule's tiles, split-K and GEMV-like variants; on GPUs the
+/// default is the shape rule's, detail::gpu_tiled_default); host shapes (gemm_tiled_host): one
 /// thread per team, packed panels, a 6x32 / 8x32 / 4x32 micro-tile (sized for
 /// 32 AVX-512 registers; measured on the development machine, see
 /// docs/performance.md).
@@ -96,17 +261,8 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
       v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
     }
     v.push_back(detail::tiled_host_variant<96, 256, 128, 6, tn, Space, T>());
-  } else if constexpr (std::is_same_v<T, float>) {
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // the ladder without prefetch
-    v.push_back(detail::tiled_variant<128, 128, 16, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, false, Space, T>());
   } else {
-    // double: 8x8 also wins from N = 2048 up on an H200 (docs/performance.md).
-    v.push_back(detail::tiled_variant<128, 128, 8, 8, 8, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
-    v.push_back(detail::tiled_variant<64, 64, 16, 4, 4, true, Space, T>());
+    detail::gpu_variants<Space>(v);
   }
   v.push_back({"kokkoskernels", {}, {}, &gemm_vendor<Space, T>, -1, nullptr, ""});
   return v;
@@ -124,11 +280,19 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
 /// The default variant of a kernel for an m x n x k problem, chosen from the
 /// problem's shape, and the rule that chose it (for the report). `same_name`
 /// holds every compiled variant of that kernel, in registry order (not empty).
-/// The rule: the first listed variant of the name (the backend's default).
+/// The rule: on GPUs (non-host spaces), `tiled` follows
+/// detail::gpu_tiled_default (GEMV-like, split-K and tile-size cases, see
+/// docs/performance.md); otherwise the first listed variant of the name
+/// (the backend's default).
 template <class Space, class T>
 std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
                             std::string& why) {
-  (void)m, (void)n, (void)k;
+  if constexpr (is_host_space_v<Space>) {
+    (void)m, (void)n, (void)k;
+  } else {
+    if (!same_name.empty() && same_name.front().name == "tiled")
+      return detail::gpu_tiled_default<Space, T>(same_name, m, n, k, why);
+  }
   why = same_name.size() > 1 ? "default for the backend" : "";
   return 0;
 }

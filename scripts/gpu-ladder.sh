@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# One call on a GPU node: build, measure, check, summarise. Builds the `cuda`
+# preset as scripts/gpu-node.sh does (from .offline/), runs each deck with a
+# JSON report while logging the SM clock and power (nvidia-smi), optionally
+# reads the SASS instruction mix of the GEMM kernels (cuobjdump) and runs the
+# kernel tests or the whole suite, and prints one table of every run
+# (GFLOP/s, % of cuBLAS in the same run, verdict) last.
+#
+# Usage: scripts/gpu-ladder.sh [options] [DECK[:EXTRA_ARGS] ...]
+#   --target T      build only target T (default: everything, tests included)
+#   --kernel-tests  run the kernel tests (every variant on every space against a host reference)
+#   --tests         run the whole suite (scripts/gpu-node.sh test) after the decks
+#   --tests-by S    give the suite only until S seconds after the start (default 590)
+#   --sass          SASS opcode counts of every mmapp GEMM kernel (sass-mix.txt)
+#   --set K=V       passed to every deck (repeatable)
+# A deck may carry extra mmapp arguments after a colon, commas for spaces:
+#   inputs/bench/gpu-auto-square.yaml:--set,problem.dtype=double
+# Environment: OUT (default build/gpu-ladder-out); MMAPP_GPU_BUILD_DIR (build
+# there, linked as build/, so a warm machine keeps it when the checkout is
+# copied again).
+# Output under $OUT, few files (a lease returns at most 8): one report per
+# deck (<deck>.json), summary.txt (clock/power per deck, the `tile: auto`
+# tables, one row per run), tests.log, and logs.tar.gz (configure, build,
+# run, kernel-test logs, clocks.csv, sass-mix.txt).
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+out=${OUT:-$top/build/gpu-ladder-out}
+mkdir -p "$out"
+logs=$(mktemp -d /tmp/gpu-ladder-logs.XXXXXX)
+export PATH=/usr/local/cuda/bin:$PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
+target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=()
+while (($#)); do
+  case "$1" in
+    --target) target=$2; shift 2 ;;
+    --kernel-tests) kernel_tests=1; shift ;;
+    --tests) tests=1; shift ;;
+    --tests-by) tests_by=$2; shift 2 ;;
+    --sass) sass=1; shift ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
+    *) decks+=("$1"); shift ;;
+  esac
+done
+bin=$top/build/cuda/miniapp/mmapp
+t0=$SECONDS
+pack() { tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null || true; }
+trap pack EXIT
+if [[ -n "${MMAPP_GPU_BUILD_DIR:-}" && ! -e build ]]; then
+  mkdir -p "$MMAPP_GPU_BUILD_DIR" && ln -s "$MMAPP_GPU_BUILD_DIR" build
+fi
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv \
+  >"$logs/gpu.txt" 2>&1 || true
+
+archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
+# Provenance: a copy without .git nested in another checkout must not take
+# that checkout's hash; git stops at the parent, CMake falls back to
+# .offline/git-hash (scripts/pack-offline-deps.sh).
+export GIT_CEILING_DIRECTORIES
+GIT_CEILING_DIRECTORIES=$(dirname "$top")
+cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
+  >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
+cmake --build --preset cuda ${target:+--target "$target"} -j "$(nproc)" >"$logs/build.log" 2>&1 ||
+  { grep -E -A5 "error|FAILED" "$logs/build.log" | head -n 80; exit 1; }
+echo "gpu-ladder: built ${target:-everything} in $((SECONDS - t0)) s on $(nproc) cores"
+
+if ((sass)); then
+  # Opcode mix per GEMM kernel: FFMA/DFMA, wide and narrow scratch/global
+  # accesses, barriers, local memory (spills), from the binary's SASS.
+  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 -c '
+import re, sys, subprocess, collections
+fun, mix, order = None, {}, []
+for line in sys.stdin:
+    m = re.match(r"\s*Function : (\S+)", line)
+    if m:
+        fun = m.group(1) if re.search(r"gemm_tiled|gemv_|splitk", m.group(1)) else None
+        if fun: mix[fun] = collections.Counter(); order.append(fun)
+        continue
+    if fun:
+        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        if m: mix[fun][m.group(1)] += 1
+keys = ["FFMA", "DFMA", "LDS.128", "LDS.64", "LDS", "STS", "STS.128", "LDG.E.128", "LDG.E", "BAR.SYNC.DEFER_BLOCKING", "LDL", "STL"]
+print("kernel | " + " | ".join(k.replace(".DEFER_BLOCKING", "") for k in keys) + " | total")
+for f in order:
+    d = subprocess.run(["c++filt", f], capture_output=True, text=True).stdout.strip()
+    k = re.search(r"(gemm_tiled_warp<mmapp::GpuTile<[^>]*>|gemm_tiled<[^>]*>|gemv_\w+<[^>]*>|splitk_reduce<[^>]*>)", d)
+    c = mix[f]
+    print((k.group(1) if k else d[:80]).replace("mmapp::", "") + " | " + " | ".join(str(c.get(x, 0)) for x in keys) + " | " + str(sum(c.values())))
+' >"$logs/sass-mix.txt" 2>&1 || echo "gpu-ladder: SASS mix failed (see sass-mix.txt)"
+fi
+
+if ((kernel_tests)); then
+  (cd build/cuda && OMP_NUM_THREADS=4 mpirun -np 1 --oversubscribe tests/mmapp_tests "[kernels]~[verify]" \
+     >"$logs/kernel-tests.log" 2>&1) || echo "gpu-ladder: kernel tests FAILED"
+  tail -n 4 "$logs/kernel-tests.log"
+fi
+
+# The decks, with the SM clock and power sampled every 200 ms.
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 200 \
+  >"$logs/clocks.csv" 2>/dev/null &
+smi=$!
+reports=()
+for spec in "${decks[@]}"; do
+  deck=${spec%%:*}
+  extra=()
+  [[ "$spec" == *:* ]] && IFS=, read -r -a extra <<<"${spec#*:}"
+  name=$(basename "$deck" .yaml)
+  rep="$out/$name.json"
+  [[ -e "$rep" ]] && rep="$out/$name-$SECONDS.json"
+  echo "gpu-ladder: $deck ${extra[*]-} (t=$((SECONDS - t0)) s)"
+  echo "$(date '+%Y/%m/%d %H:%M:%S') start $name" >>"$logs/phases.txt"
+  mpirun -np 1 --oversubscribe "$bin" "$deck" "${extra[@]}" "${sets[@]}" --report "$rep" >"$logs/$name.log" 2>&1 ||
+    echo "gpu-ladder: $deck exited $? (see $name.log)"
+  echo "$(date '+%Y/%m/%d %H:%M:%S') end $name" >>"$logs/phases.txt"
+  [[ -f "$rep" ]] && reports+=("$rep")
+done
+kill "$smi" 2>/dev/null || true
+{
+  # Median SM clock and highest power while each deck ran (samples at or above 1 GHz: the kernels').
+  python3 - "$logs/phases.txt" "$logs/clocks.csv" <<'EOF' || true
+import sys, statistics, datetime
+def ts(s):
+    return datetime.datetime.strptime(s.strip()[:19], "%Y/%m/%d %H:%M:%S")
+phases, start = [], {}
+for line in open(sys.argv[1]):
+    d, t, what, name = line.split()
+    (start.__setitem__(name, ts(d + " " + t)) if what == "start" else phases.append((name, start[name], ts(d + " " + t))))
+rows = []
+for line in open(sys.argv[2]):
+    f = [x.strip() for x in line.split(",")]
+    try:
+        rows.append((ts(f[0].replace("-", "/")), float(f[1]), float(f[2]), float(f[3])))
+    except (ValueError, IndexError):
+        pass
+for name, a, b in phases:
+    busy = [r for r in rows if a <= r[0] <= b and r[1] >= 1000]
+    if busy:
+        print(f"# clocks while {name} ran: SM clock median {statistics.median(r[1] for r in busy):.0f} MHz "
+              f"(min {min(r[1] for r in busy):.0f}), power max {max(r[2] for r in busy):.0f} W, "
+              f"temperature max {max(r[3] for r in busy):.0f} C, {len(busy)} samples")
+EOF
+  ((${#reports[@]})) && python3 scripts/plot_reports.py --table "${reports[@]}"
+} >"$out/summary.txt" 2>&1
+
+if ((tests)); then
+  left=$((tests_by - (SECONDS - t0)))
+  echo "gpu-ladder: the whole suite, ${left} s left"
+  (OUT="$logs" timeout "$left" scripts/gpu-node.sh test >"$out/tests.log" 2>&1) ||
+    echo "gpu-ladder: test suite FAILED or cut at the time limit (tests.log)"
+  grep -E "tests passed|tests failed|\*\*\*|Failed|Passed" "$out/tests.log" | tail -n 14
+fi
+echo "gpu-ladder: done in $((SECONDS - t0)) s"
+cat "$out/summary.txt"
+exit 0
