@@ -65,7 +65,7 @@ const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
 const std::vector<std::string> kDecompositionKeys{"rows", "weights", "calibration_n"};
-const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile", "prefetch"};
+const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile", "prefetch", "variant"};
 const std::vector<std::string> kSizeKeys{"m", "n", "k"};
 
 const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels"};
@@ -478,11 +478,15 @@ class DeckParser {
     const Field* prefetch = s.find("prefetch");
     if (prefetch && spec.name != "tiled") fail(*prefetch, spec.name + " takes no prefetch (tiled only)");
     if (prefetch) spec.prefetch = boolean(*prefetch) ? 1 : 0;
+    const Field* variant = s.find("variant");
+    if (variant && spec.name != "tiled") fail(*variant, spec.name + " takes no variant (tiled only)");
+    if (variant) spec.variant = scalar(*variant, "a variant tag as printed in the table (e.g. 'w32x64 1st vec sw8 lb2')").Scalar();
     if (tile && tile->node.IsScalar() && tile->node.Scalar() == "auto") {
       if (spec.name != "tiled" && spec.name != "shared")
         fail(*tile, spec.name + " takes no tile (tile: auto is for tiled and shared)");
       if (thread_tile) fail(*thread_tile, "exclusive with tile: auto (which tries every compiled shape)");
       if (prefetch) fail(*prefetch, "exclusive with tile: auto (which tries every compiled shape)");
+      if (variant) fail(*variant, "exclusive with tile: auto (which tries every compiled shape)");
       spec.tile_auto = true;
       return spec;
     }
@@ -502,7 +506,11 @@ class DeckParser {
   void parse_kernels(const Section& top, Config& cfg) const {
     const Field* f = top.find("kernels");
     if (!f) {
-      for (const auto& name : kDefaultKernels) cfg.kernels.push_back(KernelSpec{name, {}, {}, -1, 0});
+      for (const auto& name : kDefaultKernels) {
+        KernelSpec spec;
+        spec.name = name;
+        cfg.kernels.push_back(spec);
+      }
       return;
     }
     for (const Field& it : list(*f, "kernels", true)) cfg.kernels.push_back(kernel(it));
@@ -708,7 +716,7 @@ std::string emit(const Config& c) {
 
   out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
   for (const auto& k : c.kernels) {
-    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0 && !k.tile_auto) {
+    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0 && !k.tile_auto && k.variant.empty()) {
       out << k.name;
       continue;
     }
@@ -717,6 +725,7 @@ std::string emit(const Config& c) {
     if (!k.tile.empty()) out << YAML::Key << "tile" << YAML::Value << YAML::Flow << k.tile;
     if (!k.thread_tile.empty()) out << YAML::Key << "thread_tile" << YAML::Value << YAML::Flow << k.thread_tile;
     if (k.prefetch >= 0) out << YAML::Key << "prefetch" << YAML::Value << (k.prefetch == 1);
+    if (!k.variant.empty()) out << YAML::Key << "variant" << YAML::Value << k.variant;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

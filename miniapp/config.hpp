@@ -49,6 +49,7 @@ struct KernelSpec {
   std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
   std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
   int prefetch = -1;                 ///< tiled: -1 the variant's default, 0 off, 1 on (register double buffering)
+  std::string variant;               ///< tiled: the variant's tag as the registry prints it ("" any), e.g. "w32x64 1st vec sw8 lb2"
   bool tile_auto = false;            ///< `tile: auto` (tiled, shared): the fastest variant, timed before the runs
   int line = 0;                      ///< 1-based deck line of this entry (0: not from a file)
 };

@@ -307,8 +307,8 @@ struct ResolvedKernel {
 
 /// The variant a deck entry asks for, for an m x n x k problem: the first
 /// variant of that name matching every key the entry gives (tile,
-/// thread_tile, prefetch; prefetch is ignored where a variant has no such
-/// switch), or, when it gives none, default_variant() for the shape. A
+/// thread_tile, prefetch, variant = the tag; prefetch is ignored where a
+/// variant has no such switch), or, when it gives none, default_variant() for the shape. A
 /// `tile: auto` entry resolves to the shape default here; the driver then
 /// times every variant of the name. Throws DeckError
 /// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
@@ -320,7 +320,7 @@ ResolvedKernel<Space, T> resolve_kernel(const KernelSpec& spec, const std::strin
   const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
                             ": kernels[" + std::to_string(index) + "]";
   if (same.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
-  if (spec.tile.empty() && spec.thread_tile.empty() && spec.prefetch < 0) {
+  if (spec.tile.empty() && spec.thread_tile.empty() && spec.prefetch < 0 && spec.variant.empty()) {
     std::string why;
     const std::size_t i = default_variant<Space, T>(same, m, n, k, why);
     return {same[i], why};
@@ -330,7 +330,8 @@ ResolvedKernel<Space, T> resolve_kernel(const KernelSpec& spec, const std::strin
     const bool tile_ok = spec.tile.empty() || spec.tile == v.tile;
     const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == v.thread_tile;
     const bool prefetch_ok = spec.prefetch < 0 || v.prefetch < 0 || spec.prefetch == v.prefetch;
-    if (tile_ok && thread_ok && prefetch_ok) return {v, "deck"};
+    const bool variant_ok = spec.variant.empty() || spec.variant == v.tag;
+    if (tile_ok && thread_ok && prefetch_ok && variant_ok) return {v, "deck"};
     shapes += (shapes.empty() ? "" : ", ") + v.shape();
   }
   throw DeckError(where + ".tile: shape not compiled for backend " + std::string(Space::name()) +

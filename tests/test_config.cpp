@@ -51,6 +51,7 @@ void require_same(const Config& a, const Config& b) {
     CHECK(a.kernels[i].thread_tile == b.kernels[i].thread_tile);
     CHECK(a.kernels[i].prefetch == b.kernels[i].prefetch);
     CHECK(a.kernels[i].tile_auto == b.kernels[i].tile_auto);
+    CHECK(a.kernels[i].variant == b.kernels[i].variant);
   }
   CHECK(a.warmup == b.warmup);
   CHECK(a.repetitions == b.repetitions);
@@ -614,4 +615,15 @@ TEST_CASE("config: tile: auto for tiled and shared, alone", "[config]") {
                     Catch::Matchers::ContainsSubstring("exclusive with tile: auto"));
   CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, tile: fast}]\n"),
                     Catch::Matchers::ContainsSubstring("[block_m, block_n, block_k] or auto"));
+}
+
+TEST_CASE("config: tiled takes a variant tag", "[config]") {
+  const Config c = parse("problem: {n: 64}\nkernels:\n  - {name: tiled, tile: [128, 128, 8], variant: w32x64 1st vec sw8 lb2}\n");
+  REQUIRE(c.kernels.size() == 1);
+  CHECK(c.kernels[0].variant == "w32x64 1st vec sw8 lb2");
+  require_round_trip(c);
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: shared, variant: x}]\n"),
+                    Catch::Matchers::ContainsSubstring("shared takes no variant"));
+  CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, tile: auto, variant: x}]\n"),
+                    Catch::Matchers::ContainsSubstring("exclusive with tile: auto"));
 }
