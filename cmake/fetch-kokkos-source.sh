@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches Kokkos 3.4.01 and Kokkos Kernels 3.4.01 from Debian's `trilinos`
-# 13.2.0-4 source package (see shared DESIGN.md section 1), verifies the
+# 13.2.0-4 source package (README, "Where Kokkos comes from"), verifies the
 # upstream tarball's sha256, and extracts only packages/kokkos and
 # packages/kokkos-kernels into the cache. Pristine sources; the project's
 # patches are applied by CMake on a copy in the build tree.
