@@ -225,9 +225,10 @@ Verdict verdict_2d(const FreivaldsCheck<Space, T>& check, const Matrix<T, Space>
 template <class Space, class T>
 void poke(const Matrix<T, Space>& C, bool owner, long i, long j, T delta, bool nan = false) {
   if (!owner) return;
+  const T not_a_number = std::numeric_limits<T>::quiet_NaN();  // on the host: quiet_NaN is not a device function
   Kokkos::parallel_for(
       "test_poke", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
-        C(i, j) = nan ? std::numeric_limits<T>::quiet_NaN() : C(i, j) + delta;
+        C(i, j) = nan ? not_a_number : C(i, j) + delta;
       });
   Kokkos::fence();
 }

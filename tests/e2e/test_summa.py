@@ -262,7 +262,8 @@ def main():
         SCALAPACK = code == 0
         if not SCALAPACK:
             assert code == 2 and "scalapack is not available" in err, (code, err)
-            print("(scalapack is not available here: left out: " + err.strip().splitlines()[-1] + ")")
+            why = [l for l in err.splitlines() if l.startswith("mmapp: error")]
+            print("(scalapack left out: " + (why[0] if why else "?") + ")")
     tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and ARGS.k in n]
     passed = failed = 0
     for name, fn in tests:
