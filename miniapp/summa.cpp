@@ -21,7 +21,6 @@
 
 #include <memory>
 #include <numeric>
-#include <optional>
 
 namespace mmapp {
 
