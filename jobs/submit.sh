@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # jobs/submit.sh — sbatch with the site's account, QoS and partition from
 # jobs/site.sh (#SBATCH lines cannot read variables). GPU jobs (gpu-node,
-# compare-backends, or MMAPP_BACKEND=cuda) go to MMAPP_GPU_PARTITION.
+# compare-backends, multi-node, or MMAPP_BACKEND=cuda) go to MMAPP_GPU_PARTITION.
 # Options given here come after the site's, so they win.
 #
 # Usage: jobs/submit.sh [sbatch options] jobs/SCRIPT.sbatch [script args...]
@@ -14,7 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 kind=cpu
 for arg in "$@"; do
   case $arg in
-    *gpu-node.sbatch | *compare-backends.sbatch) kind=gpu ;;
+    *gpu-node.sbatch | *compare-backends.sbatch | *multi-node.sbatch) kind=gpu ;;
   esac
 done
 [[ "${MMAPP_BACKEND:-}" == cuda ]] && kind=gpu

@@ -52,6 +52,24 @@ const char* to_string(DataMode d) {
   return "?";
 }
 
+const char* to_string(Overlap o) {
+  switch (o) {
+    case Overlap::automatic: return "auto";
+    case Overlap::ibcast: return "ibcast";
+    case Overlap::none: return "none";
+  }
+  return "?";
+}
+
+const char* to_string(Transfer t) {
+  switch (t) {
+    case Transfer::automatic: return "auto";
+    case Transfer::cuda_aware: return "cuda-aware";
+    case Transfer::staged: return "staged";
+  }
+  return "?";
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------
@@ -64,16 +82,21 @@ const std::vector<std::string> kRunKeys{"warmup", "repetitions", "backend", "rot
 const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
-const std::vector<std::string> kDecompositionKeys{"rows", "weights", "calibration_n"};
+const std::vector<std::string> kDecompositionKeys{"rows", "weights", "calibration_n", "grid", "panel", "overlap",
+                                                  "transfer"};
+/// The keys of a grid decomposition besides `grid` itself.
+const std::vector<std::string> kGridOnlyKeys{"panel", "overlap", "transfer"};
 const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile", "prefetch", "variant"};
 const std::vector<std::string> kSizeKeys{"m", "n", "k"};
 
-const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels"};
+const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels", "scalapack"};
 const std::vector<std::string> kDefaultKernels{"naive", "tiled", "kokkoskernels"};
 const std::vector<std::string> kDTypeNames{"float", "double"};
 const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
+const std::vector<std::string> kOverlapNames{"auto", "ibcast", "none"};
+const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged"};
 
 /// The allowed keys of the map at dotted `path` ("" is the root), or nullptr
 /// when `path` is not a map in the schema (a scalar, or the `kernels` list).
@@ -195,6 +218,7 @@ class DeckParser {
     parse_verify(top, cfg);
     parse_output(top, cfg);
     parse_parallel(top, cfg);
+    check_scalapack_needs_grid(top, cfg);
     return cfg;
   }
 
@@ -503,6 +527,17 @@ class DeckParser {
     return spec;
   }
 
+  /// `scalapack` is the distributed ScaLAPACK p?gemm: it needs a process grid.
+  void check_scalapack_needs_grid(const Section& top, const Config& cfg) const {
+    const Field* f = top.find("kernels");
+    if (!f || cfg.decomposition.kind == SplitKind::grid) return;
+    const std::vector<Field> items = list(*f, "kernels", true);
+    for (std::size_t i = 0; i < items.size() && i < cfg.kernels.size(); ++i)
+      if (cfg.kernels[i].name == "scalapack")
+        fail(items[i], "scalapack is ScaLAPACK's distributed p?gemm and needs a process grid "
+                       "(parallel.decomposition: {grid: [p, q] | auto}); the row split runs local kernels only");
+  }
+
   void parse_kernels(const Section& top, Config& cfg) const {
     const Field* f = top.find("kernels");
     if (!f) {
@@ -555,25 +590,37 @@ class DeckParser {
 
   // -- parallel: -------------------------------------------------------------
 
-  /// `even`, or a map with exactly one of rows / weights; calibration_n only
-  /// with `weights: auto`. The per-rank checks (list length == ranks, rows
-  /// sum to m) need the rank count and belong to split_rows().
+  /// `even`, or a map with exactly one of rows / weights / grid;
+  /// calibration_n only with `weights: auto`; panel, overlap and transfer
+  /// only with grid. The per-rank checks (list length == ranks, rows sum to
+  /// m, p x q == ranks) need the rank count and belong to split_rows() and
+  /// resolve_grid().
   void parse_decomposition(const Field& f, Decomposition& d) const {
+    const std::string expected = "expected even, {rows: [...]}, {weights: [...]}, {weights: auto} or {grid: [p, q] | auto, panel: NB}, got ";
     if (f.node.IsScalar()) {
-      if (f.node.Scalar() != "even")
-        fail(f, "expected even, {rows: [...]}, {weights: [...]} or {weights: auto}, got " + describe(f.node));
+      if (f.node.Scalar() != "even") fail(f, expected + describe(f.node));
       d.kind = SplitKind::even;
       return;
     }
-    if (!f.node.IsMap())
-      fail(f, "expected even, {rows: [...]}, {weights: [...]} or {weights: auto}, got " + describe(f.node));
+    if (!f.node.IsMap()) fail(f, expected + describe(f.node));
     const Section s = section(f);
     const Field* rows = s.find("rows");
     const Field* weights = s.find("weights");
     const Field* calibration = s.find("calibration_n");
+    const Field* grid = s.find("grid");
+    if (grid) {
+      for (const char* other : {"rows", "weights", "calibration_n"})
+        if (const Field* o = s.find(other))
+          fail(*o, "exclusive with parallel.decomposition.grid (a process grid distributes every matrix in 2-D "
+                   "blocks; rows and weights are for the row split); give one of them");
+      parse_grid(*grid, s, d);
+      return;
+    }
+    for (const auto& key : kGridOnlyKeys)
+      if (const Field* g = s.find(key)) fail(*g, "only with parallel.decomposition.grid (the SUMMA process grid)");
     if (rows && weights) fail(*weights, "exclusive with parallel.decomposition.rows; give one of them");
     if (!rows && !weights)
-      fail(f, "expected a key rows or weights (or use decomposition: even)");
+      fail(f, "expected a key rows, weights or grid (or use decomposition: even)");
     if (rows) {
       d.kind = SplitKind::rows;
       for (const Field& it : list(*rows, "row counts (one per rank)", false)) d.rows.push_back(integer(it, 0, INT_MAX));
@@ -589,6 +636,33 @@ class DeckParser {
     }
     if (calibration && d.kind != SplitKind::auto_weights)
       fail(*calibration, "only with parallel.decomposition.weights: auto");
+  }
+
+  /// `grid: [p, q]` (integers >= 1) or `grid: auto`, with the optional
+  /// panel (an integer >= 1), overlap and transfer of the same map.
+  void parse_grid(const Field& grid, const Section& s, Decomposition& d) const {
+    d.kind = SplitKind::grid;
+    d.grid_where = from_override(grid.path) ? "--set "
+                   : grid.mark.line >= 0    ? name_ + ":" + std::to_string(grid.mark.line + 1) + ": "
+                                            : name_ + ": ";
+    if (grid.node.IsScalar() && grid.node.Scalar() == "auto") {
+      d.grid_p = d.grid_q = 0;
+    } else {
+      if (!grid.node.IsSequence() || grid.node.size() != 2)
+        fail(grid, "expected [p, q] (process rows, process columns; integers >= 1) or auto, got " +
+                       (grid.node.IsSequence() ? std::to_string(grid.node.size()) + " values" : describe(grid.node)));
+      std::size_t i = 0;
+      int pq[2] = {1, 1};
+      for (const auto& n : grid.node) {
+        pq[i] = static_cast<int>(integer(item(grid, n, i), 1, INT_MAX));
+        ++i;
+      }
+      d.grid_p = pq[0], d.grid_q = pq[1];
+    }
+    if (const Field* p = s.find("panel")) d.panel = static_cast<long>(integer(*p, 1, INT_MAX));
+    if (const Field* o = s.find("overlap")) d.overlap = static_cast<Overlap>(choice(*o, kOverlapNames, "overlap"));
+    if (const Field* t = s.find("transfer"))
+      d.transfer = static_cast<Transfer>(choice(*t, kTransferNames, "transfer"));
   }
 
   void parse_parallel(const Section& top, Config& cfg) const {
@@ -613,11 +687,12 @@ class DeckParser {
 std::vector<std::string> displaced_by(const std::string& path, const YAML::Node& value) {
   if (path == "problem.n" || path == "problem.m" || path == "problem.k") return {"sizes"};
   if (path == "problem.sizes") return {"m", "n", "k"};
-  if (path == "parallel.decomposition.rows") return {"weights", "calibration_n"};
+  if (path == "parallel.decomposition.rows") return {"weights", "calibration_n", "grid", "panel", "overlap", "transfer"};
   if (path == "parallel.decomposition.weights") {
-    if (value.IsScalar() && value.Scalar() == "auto") return {"rows"};
-    return {"rows", "calibration_n"};
+    if (value.IsScalar() && value.Scalar() == "auto") return {"rows", "grid", "panel", "overlap", "transfer"};
+    return {"rows", "calibration_n", "grid", "panel", "overlap", "transfer"};
   }
+  if (path == "parallel.decomposition.grid") return {"rows", "weights", "calibration_n"};
   return {};
 }
 
@@ -769,6 +844,17 @@ std::string emit(const Config& c) {
     case SplitKind::auto_weights:
       out << YAML::BeginMap << YAML::Key << "weights" << YAML::Value << "auto" << YAML::Key << "calibration_n"
           << YAML::Value << d.calibration_n << YAML::EndMap;
+      break;
+    case SplitKind::grid:
+      out << YAML::BeginMap << YAML::Key << "grid" << YAML::Value;
+      if (d.grid_p == 0)
+        out << "auto";
+      else
+        out << YAML::Flow << std::vector<int>{d.grid_p, d.grid_q};
+      out << YAML::Key << "panel" << YAML::Value << d.panel;
+      out << YAML::Key << "overlap" << YAML::Value << to_string(d.overlap);
+      out << YAML::Key << "transfer" << YAML::Value << to_string(d.transfer);
+      out << YAML::EndMap;
       break;
   }
   out << YAML::Key << "data" << YAML::Value << to_string(c.data_mode);

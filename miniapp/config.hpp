@@ -25,13 +25,35 @@ enum class DType { f32, f64 };
 /// ones and closed_form are exact for k <= 2^24 in float (refused above).
 enum class Init { random, identity, ones, closed_form };
 
-/// How the rows of A and C are split across MPI ranks.
-enum class SplitKind { even, rows, weights, auto_weights };
+/// How A, B and C are distributed across MPI ranks: the row split (even,
+/// rows, weights, auto_weights: rows of A and C split, B replicated) or a
+/// 2-D process grid (grid: SUMMA, every matrix in p x q blocks; grid.hpp).
+enum class SplitKind { even, rows, weights, auto_weights, grid };
+
+/// Grid decompositions: how the panels' broadcasts meet the local GEMMs.
+/// - automatic: ibcast when every rank's panels travel through host memory
+///              (host backends, or staged), none when device buffers go to
+///              MPI (Open MPI supports MPI_Ibcast on device memory only
+///              through UCX);
+/// - ibcast:    double-buffered panels, the next panel's MPI_Ibcast posted
+///              before the current local GEMM;
+/// - none:      blocking MPI_Bcast, then the local GEMM, panel after panel.
+enum class Overlap { automatic, ibcast, none };
+
+/// Grid decompositions on a GPU rank: how panels reach MPI.
+/// - automatic:  cuda_aware when Open MPI reports CUDA support at run time
+///               (MPIX_Query_cuda_support), else staged;
+/// - cuda_aware: device buffers are given to MPI;
+/// - staged:     through pinned host buffers (Kokkos::CudaHostPinnedSpace).
+/// Host ranks always pass host buffers ("host").
+enum class Transfer { automatic, cuda_aware, staged };
 
 /// Where the distributed rows come from.
 /// - scatter: rank 0 creates A and B, MPI_Scatterv rows of A, MPI_Bcast B,
-///            MPI_Gatherv C (each phase timed).
-/// - local:   every rank generates its own rows; nothing is distributed.
+///            MPI_Gatherv C (each phase timed); with a process grid, rank 0
+///            sends every rank its 2-D blocks of A and B and gathers C's.
+/// - local:   every rank generates its own rows (or 2-D blocks); nothing is
+///            distributed.
 enum class DataMode { scatter, local };
 
 /// One GEMM problem C(m x n) = A(m x k) * B(k x n); each in [1, INT_MAX].
@@ -45,7 +67,7 @@ struct ProblemSize {
 /// (kernel_registry.hpp, default_variant). `tile: auto` times every variant
 /// compiled for the backend on the actual problem and keeps the fastest.
 struct KernelSpec {
-  std::string name;                  ///< naive | shared | tiled | kokkoskernels
+  std::string name;                  ///< naive | shared | tiled | kokkoskernels | scalapack (grid decks only)
   std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
   std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
   int prefetch = -1;                 ///< tiled: -1 the variant's default, 0 off, 1 on (register double buffering)
@@ -54,12 +76,22 @@ struct KernelSpec {
   int line = 0;                      ///< 1-based deck line of this entry (0: not from a file)
 };
 
-/// The row split: `even` (default), explicit `rows`, `weights`, or `auto`.
+/// The decomposition: the row split (`even` (default), explicit `rows`,
+/// `weights`, or `auto`), or a process grid `{grid: [p, q] | auto, panel,
+/// overlap, transfer}` (SUMMA; see grid.hpp and summa.hpp).
 struct Decomposition {
   SplitKind kind = SplitKind::even;
   std::vector<long> rows;            ///< kind == rows: one per rank, sum == m
   std::vector<double> weights;       ///< kind == weights: one per rank, > 0
   long calibration_n = 1024;         ///< kind == auto_weights: rows of the first timed trial (of the actual n x k)
+  // kind == grid:
+  int grid_p = 0, grid_q = 0;        ///< process rows x process columns; 0 x 0: `grid: auto`
+  long panel = 512;                  ///< SUMMA panel width NB (columns of A / rows of B per broadcast), >= 1
+  Overlap overlap = Overlap::automatic;
+  Transfer transfer = Transfer::automatic;
+  /// Where the grid key was given, as the prefix of a run-time message about
+  /// it: "FILE:LINE: " for a deck, "--set " for an override ("" if unknown).
+  std::string grid_where;
 };
 
 /// The whole validated configuration.
@@ -120,5 +152,9 @@ const char* to_string(DType t);
 const char* to_string(Init i);
 /// "scatter" / "local".
 const char* to_string(DataMode d);
+/// "auto" / "ibcast" / "none".
+const char* to_string(Overlap o);
+/// "auto" / "cuda-aware" / "staged".
+const char* to_string(Transfer t);
 
 }  // namespace mmapp

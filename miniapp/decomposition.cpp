@@ -66,6 +66,8 @@ std::vector<long> split_rows(long m, int nranks, const Decomposition& d, const s
     case SplitKind::auto_weights:
       check_length(measured.size(), "weights (auto, measured)");
       return split_by_weights(m, measured);
+    case SplitKind::grid:
+      throw std::invalid_argument("parallel.decomposition.grid: a process grid is not a row split (grid.hpp)");
   }
   throw std::logic_error("split_rows: unknown kind");
 }

@@ -16,7 +16,7 @@ namespace mmapp {
 /// - auto_weights: proportional to `measured` (one throughput per rank, > 0).
 /// A rank may get zero rows. Throws std::invalid_argument with a clear message
 /// when a list's length differs from nranks, rows do not sum to m, or a weight
-/// is not positive and finite.
+/// is not positive and finite, and for a grid decomposition (grid.hpp).
 std::vector<long> split_rows(long m, int nranks, const Decomposition& d,
                              const std::vector<double>& measured = {});
 

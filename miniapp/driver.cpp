@@ -383,6 +383,10 @@ std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
   for (const auto& size : cfg.sizes) {
     for (const DType dt : cfg.dtypes) {
       if (const int sig = agree_stop(MPI_COMM_WORLD)) throw Stopped(sig);
+      if (cfg.decomposition.kind == SplitKind::grid) {  // a process grid: SUMMA (summa.cpp)
+        run_grid_case(cfg, size, dt, place, backends, records, inner);
+        continue;
+      }
       with_backend(backends[place.rank], [&](auto space) {
         using Space = decltype(space);
         if (dt == DType::f32)

@@ -310,6 +310,13 @@ struct RankShare {
 void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<double>& mine, const RankShare& share,
                    MPI_Comm comm);
 
+/// Runs one (size, dtype) case of a process-grid deck (SUMMA and ScaLAPACK,
+/// summa.cpp) on this rank's backend and appends its records to `out`:
+/// the counterpart of the row split's case runner, with the same contract
+/// as run_deck (RunError(2) before allocating, Stopped on a signal).
+void run_grid_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
+                   const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks);
+
 /// Percent of the vendor kernel (kokkoskernels, or the distributed
 /// yardstick named `vendor`) measured in the same case: records [first, end).
 void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor = "kokkoskernels");

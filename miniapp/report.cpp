@@ -105,6 +105,48 @@ struct TextTable {
 };
 }  // namespace
 
+namespace {
+std::string gib_text(double bytes) { return fmt::format("{:.3f}", bytes / double(1 << 30)); }
+double phase_of(const std::map<std::string, double>& phases, const char* name) {
+  const auto it = phases.find(name);
+  return it == phases.end() ? 0.0 : it->second;
+}
+
+/// Process-grid runs: how each ran (SUMMA or ScaLAPACK, grid, panels,
+/// overlap, panel path), then per rank its block, kernel time, SUMMA's
+/// broadcast / local GEMM / copy time per multiply and its memory.
+void print_grid_ranks(std::ostream& os, const std::vector<RunRecord>& runs) {
+  os << "\nprocess grid runs (kernel = SUMMA's local GEMM; scalapack = ScaLAPACK p?gemm on the same blocks):\n";
+  for (const auto& r : runs) {
+    const auto& g = r.grid;
+    if (g.algorithm == "summa")
+      os << fmt::format("  {} {}: SUMMA on {}x{}, panel {} ({} panels), overlap {}, panels via {}\n", r.kernel,
+                        r.dtype, g.p, g.q, g.panel, g.panels, g.overlap, g.transfer);
+    else
+      os << fmt::format("  {} {}: {} on {}x{}\n", r.kernel, r.dtype, g.algorithm, g.p, g.q);
+  }
+  os << fmt::format("\nper rank ({} data; bcast/gemm/copy: mean s per multiply; memory GiB):\n", runs.front().data_mode);
+  TextTable pr{{"kernel", "dtype", "rank", "grid", "block", "median ms", "GFLOP/s", "bcast s", "gemm s", "copy s",
+                "device GiB", "host GiB"},
+               {true, true, false, false, false, false, false, false, false, false, false, false},
+               {}};
+  for (const auto& r : runs)
+    for (const auto& rr : r.ranks) {
+      const bool summa = r.grid.algorithm == "summa";
+      pr.rows.push_back({r.kernel, r.dtype, std::to_string(rr.rank), fmt::format("({},{})", rr.prow, rr.pcol),
+                         fmt::format("{}x{}", rr.rows, rr.cols), ms(rr.kernel.median), fmt::format("{:.1f}", rr.gflops),
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_comm")) : "-",
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_gemm")) : "-",
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_copy")) : "-",
+                         gib_text(rr.device_bytes), gib_text(rr.host_bytes)});
+    }
+  pr.print(os);
+  for (const auto& r : runs)
+    os << fmt::format("{}{}{} {}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ",
+                      r.shape, r.dtype, r.imbalance);
+}
+}  // namespace
+
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor",
                "verify ms", "resid/bound", "check"},
@@ -130,7 +172,9 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   os << fmt::format("\nphases (s, slowest rank) for the first run, {} {}:", first.kernel, first.dtype);
   for (const auto& [name, s] : first.phases_s) os << fmt::format("  {} {:.4f}", name, s);
   os << "\n";
-  if (first.ranks.size() > 1) {
+  if (first.grid.p > 0) {
+    print_grid_ranks(os, runs);
+  } else if (first.ranks.size() > 1) {
     os << fmt::format("\nper rank ({} data):\n", first.data_mode);
     TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s"},
                  {true, false, false, false, false, false, false},
@@ -237,6 +281,12 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
       }
       rr["balance_trials"] = bt;
     }
+    if (r.grid.p > 0) {
+      json g = {{"p", r.grid.p}, {"q", r.grid.q}, {"algorithm", r.grid.algorithm}, {"transfer", r.grid.transfer}};
+      if (r.grid.algorithm == "summa")
+        g["panel"] = r.grid.panel, g["panels"] = r.grid.panels, g["overlap"] = r.grid.overlap;
+      rr["grid"] = g;
+    }
     if (!r.autotune_s.empty()) {
       json at = json::array();
       for (const auto& [shape, t] : r.autotune_s)
@@ -244,7 +294,7 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
       rr["autotune"] = at;
     }
     json per_rank = json::array();
-    for (const auto& k : r.ranks)
+    for (const auto& k : r.ranks) {
       per_rank.push_back({{"rank", k.rank},
                           {"host", prov.rank_hosts.at(k.rank)},
                           {"backend", prov.rank_backends.at(k.rank)},
@@ -255,6 +305,12 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                           {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
                           {"gflops", k.gflops},
                           {"phases_s", k.phases_s}});
+      if (k.prow >= 0) {
+        auto& e = per_rank.back();
+        e["prow"] = k.prow, e["pcol"] = k.pcol, e["cols"] = k.cols, e["col0"] = k.col0;
+        e["memory_bytes"] = {{"device", k.device_bytes}, {"host", k.host_bytes}};
+      }
+    }
     rr["ranks"] = per_rank;
     jr.push_back(rr);
   }

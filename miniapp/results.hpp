@@ -21,6 +21,22 @@ struct RankRecord {
   double gflops = 0;                      ///< 2*rows*n*k / its median kernel time
   double predicted_s = -1;                ///< weights: auto: the balancer's predicted kernel time; -1 n/a
   std::map<std::string, double> phases_s; ///< its phase times
+  // Process-grid runs only (prow < 0 otherwise):
+  int prow = -1, pcol = -1;               ///< its place in the grid
+  long cols = 0, col0 = 0;                ///< columns of B and C it owns, and the first one
+  double device_bytes = 0;                ///< what the run allocates in its execution space's memory
+  double host_bytes = 0;                  ///< and in host memory (pinned staging, rank 0's whole matrices in scatter mode)
+};
+
+/// How a process-grid run was made (RunRecord::grid; p == 0 for the row split).
+struct GridRecord {
+  int p = 0, q = 0;                       ///< process rows x process columns
+  std::string algorithm;                  ///< "summa" or "scalapack p?gemm"
+  long panel = 0;                         ///< SUMMA: the deck's panel width NB
+  int panels = 0;                         ///< SUMMA: panels per multiply (split at block boundaries too)
+  std::string overlap;                    ///< SUMMA: "ibcast" or "none" (as run); "" for scalapack
+  std::string transfer;                   ///< how panels reached MPI: "host", "cuda-aware", "staged through
+                                          ///< pinned host memory" (several, '; '-joined, when ranks differ)
 };
 
 /// How a run ended.
@@ -58,7 +74,9 @@ struct RunRecord {
   TimeStats time;                         ///< per repetition: the slowest rank's kernel time
   std::map<std::string, double> phases_s; ///< allocation, fill, scatter, broadcast, host_to_device,
                                           ///< verify_setup, kernel (median), verify, device_to_host,
-                                          ///< gather, communication (each the slowest rank's)
+                                          ///< gather, communication (each the slowest rank's); grid
+                                          ///< runs: summa_comm, summa_gemm, summa_copy (SUMMA's time in
+                                          ///< broadcasts, local GEMMs and panel copies, per multiply), checksum
   double gflops = 0;                      ///< 2mnk / time.median
   double pct_of_vendor = -1;              ///< 100 * gflops / kokkoskernels' gflops in this run; -1 if none
   VerifyRecord verify;
@@ -74,6 +92,7 @@ struct RunRecord {
   /// tile: auto: each candidate's shape and median time (s; -1 if it failed),
   /// timed before the runs and excluded from kernel time.
   std::vector<std::pair<std::string, double>> autotune_s;
+  GridRecord grid;                        ///< process-grid runs (grid.p > 0)
 
   /// PASS only when every repetition ran and every check passed.
   bool passed() const { return status == RunStatus::ok && (!verify.enabled || verify.passed); }

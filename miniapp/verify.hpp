@@ -50,6 +50,37 @@
 // A non-finite element (e.g. the NaN poison of an element a kernel never
 // wrote) fails on its own. Each rank checks its own rows on its own execution
 // space; the decision is reduced over all ranks (global_verdict).
+//
+// 2-D blocks (a p x q process grid, GridPlacement): rank (prow, pcol) holds
+// A(I, Ka), B(Kb, J) and C(I, J) for ranges I of rows, J of columns and Ka,
+// Kb of k (grid.hpp). The probe entries are keyed on the global column, so
+// every rank generates x_J itself. Then
+//   y = B x:   each rank sums its B(Kb, J) x_J into a full-length K vector
+//              (zeros outside Kb); MPI_Allreduce over all P ranks completes it
+//              (3 K doubles per probe vector: y, |B||x|, (B.B)(x.x));
+//   z = A y:   each rank sums A(I, Ka) y_Ka; MPI_Allreduce along the process
+//              row completes it (4 |I| doubles per vector, once per case);
+//   w = C x:   each rank sums C(I, J) x_J; MPI_Allreduce along the process
+//              row (3 |I| doubles per vector, plus the per-row counts of
+//              non-finite and inexact elements); process column 0 then
+//              evaluates the bound of every row of I and reports it.
+// Nothing of size O(MN), O(MK) or O(KN) is allocated or moved.
+// The bound accounts for the extra additions of these partial sums. A sum of
+// n terms evaluated as any tree of additions satisfies |error| <= gamma_{n-1}
+// sum |t| (Higham, Lemma 3.1 and eq. 3.5), and each term meets one more
+// rounding per level of addition it goes through. The partial sums of y meet
+// at most P - 1 more additions in the reduction over all ranks (the ranks
+// outside the process row owning k contribute exact zeros, counted anyway),
+// those of z and w at most q - 1 more along the process row. So in both bounds
+// the double-precision evaluation's
+//     N -> N_y = N + P (y),  N -> N_w = N + q (w),  K -> K_z = K + q (z),
+// i.e. gamma_N(u_d) -> gamma_{N+P}(u_d) / gamma_{N+q}(u_d), gamma_K(u_d) ->
+// gamma_{K+q}(u_d), and the variance factors (N+1) -> (N_y+1), (K+1) ->
+// (K_z+1). The kernel's own rounding keeps gamma_K(u): SUMMA's C(i, j) =
+// ((AB)_panel1 + (AB)_panel2) + ... is still one summation tree of the K
+// products, each meeting at most K - 1 additions, in an order that does not
+// depend on the values. With a 1 x 1 grid the reductions add nothing; the
+// row split keeps its own bound (N_y = N_w = N, K_z = K).
 #pragma once
 
 #include "init.hpp"
@@ -60,6 +91,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace mmapp {
@@ -146,6 +178,38 @@ KOKKOS_INLINE_FUNCTION double probe_entry(std::uint64_t seed, int v, long j) {
 /// gamma_n(u) = n u / (1 - n u) (Higham, eq. 3.8); 1e300 (no bound) when n u >= 1.
 KOKKOS_INLINE_FUNCTION double gamma_n(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : 1e300; }
 
+/// Where this rank's blocks of a 2-D (process grid) distribution lie, for
+/// the verifier (see the method comment). Indices are global; the local
+/// blocks are A (|I| x |Ka|), B (|Kb| x |J|), C (|I| x |J|), row-major.
+struct GridPlacement {
+  long row0 = 0;   ///< first global row of A's and C's blocks (I)
+  long col0 = 0;   ///< first global column of B's and C's blocks (J)
+  long a_k0 = 0;   ///< first global column of A's block (Ka)
+  long b_k0 = 0;   ///< first global row of B's block (Kb)
+  long K = 0;      ///< global inner dimension
+  long N = 0;      ///< global columns of B and C
+  int p = 1, q = 1;                ///< the process grid
+  MPI_Comm all = MPI_COMM_NULL;    ///< every rank of the grid (completes y = B x)
+  MPI_Comm row = MPI_COMM_NULL;    ///< this rank's process row (completes z = A y and w = C x)
+  bool reports_rows = true;        ///< this rank evaluates and reports I's rows (process column 0)
+};
+
+/// The bound of one row (see the method comment) from its sums: w = (Cx)_i,
+/// wabs = (|C||x|)_i, wsq = ((C.C)(x.x))_i, z = (Ay)_i, zabs = (|A||B||x|)_i,
+/// zsq = ((A.A)(B.B)(x.x))_i, zy2 = ((A.A)(y.y))_i. K: the kernel's inner
+/// dimension; Kz, Ny, Nw: the number of terms (plus extra additions) of the
+/// double-precision sums z, y and w. Returns the bound; `probabilistic` says
+/// which of the two bounds it is.
+KOKKOS_INLINE_FUNCTION double freivalds_row_bound(double w, double wabs, double wsq, double z, double zabs,
+                                                  double zsq, double zy2, double K, double Kz, double Ny, double Nw,
+                                                  double u, double ud, double tau, bool& probabilistic) {
+  const double det = (gamma_n(K, u) + gamma_n(Kz, ud) + gamma_n(Ny, ud)) * zabs * (1 + 1e-12) + gamma_n(Nw, ud) * wabs;
+  const double var = (K + 1) * u * u * (zsq + wsq) + ud * ud * ((Ny + 1) * (wsq + w * w + zsq + zy2) + (Kz + 1) * (zy2 + z * z));
+  const double pb = tau * compat::sqrt(var) + (tau * tau / 2 + 1) * (K + Ny + 2) * u * u * zabs;
+  probabilistic = !(det < pb);
+  return det < pb ? det : pb;
+}
+
 /// The Freivalds check of C = A B for the local rows of a row-split GEMM on
 /// execution space Space: A holds this rank's rows [row0, row0 + m) of the
 /// global A (m x K), B the whole K x N matrix. Construction computes
@@ -166,13 +230,37 @@ class FreivaldsCheck {
     compute_rows();
   }
 
-  /// Checks the local rows of C (m x N) against this rank's A and the probes.
-  LocalCheck check(const ConstMatrix<T, Space>& C) const;
+  /// The check of this rank's blocks of a 2-D (process grid) distribution:
+  /// A (|I| x |Ka|), B (|Kb| x |J|) in Space's memory, placed by `where`
+  /// (see GridPlacement and the method comment). Collective: MPI_Allreduce
+  /// over where.all (K doubles x 3 NV) and where.row (|I| x 4 NV doubles).
+  /// Throws std::invalid_argument when exact == identity and A's columns are
+  /// not C's (identity needs K == N, so the blocks coincide).
+  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
+                 const GridPlacement& where, ExactCheck exact, double tau, std::uint64_t seed)
+      : space_(space), A_(A), row0_(where.row0), M_(A.extent(0)), N_(where.N), K_(where.K), exact_(exact),
+        tau_(tau), seed_(seed), grid_(true), where_(where), ncols_(B.extent(1)) {
+    if (exact == ExactCheck::identity && (where.a_k0 != where.col0 || long(A.extent(1)) != ncols_))
+      throw std::invalid_argument("verifier: identity needs A's column block to be C's (k == n)");
+    compute_probes_grid(B);
+    compute_rows_grid();
+  }
 
-  // Steps of the construction; public only because CUDA's extended lambdas
-  // cannot live in private member functions.
+  /// Checks the local rows of C (m x N) against this rank's A and the probes;
+  /// for 2-D blocks, C's block (|I| x |J|), collectively along the process
+  /// row (only process column 0's LocalCheck carries rows and counts).
+  LocalCheck check(const ConstMatrix<T, Space>& C) const { return grid_ ? check_grid(C) : check_rows(C); }
+
+  // Steps of the construction and the check; public only because CUDA's
+  // extended lambdas cannot live in private member functions.
   void compute_probes(const ConstMatrix<T, Space>& B);
   void compute_rows();
+  LocalCheck check_rows(const ConstMatrix<T, Space>& C) const;
+  void compute_probes_grid(const ConstMatrix<T, Space>& B);
+  void compute_rows_grid();
+  LocalCheck check_grid(const ConstMatrix<T, Space>& C) const;
+  /// The LocalCheck of per-row results R (M x 8, see check_rows).
+  LocalCheck summarize_rows(const DView& R) const;
 
  private:
   Space space_;
@@ -181,10 +269,25 @@ class FreivaldsCheck {
   ExactCheck exact_;
   double tau_;
   std::uint64_t seed_;
-  DView X_;  ///< NV x N probe vectors
+  bool grid_ = false;
+  GridPlacement where_;
+  long ncols_ = 0;  ///< 2-D: local columns of B and C (|J|)
+  DView X_;  ///< NV x N probe vectors (2-D: NV x |J|, the local columns)
   DView Y_;  ///< 3 NV x K: per vector y = Bx, |B||x|, (B.B)(x.x)
   DView Z_;  ///< 4 NV x M: per vector z = Ay, |A| ybar, (A.A) ysq, (A.A)(y.y)
 };
+
+namespace detail {
+/// Sums a device view of doubles over `comm` in place (through a host copy
+/// when the view is not host-accessible). Collective; no-op for MPI_COMM_NULL.
+template <class View>
+void allreduce_sum(const View& v, MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return;
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  MPI_Allreduce(MPI_IN_PLACE, h.data(), int(h.span()), MPI_DOUBLE, MPI_SUM, comm);
+  Kokkos::deep_copy(v, h);
+}
+}  // namespace detail
 
 template <class Space, class T>
 void FreivaldsCheck<Space, T>::compute_probes(const ConstMatrix<T, Space>& B) {
@@ -253,9 +356,8 @@ void FreivaldsCheck<Space, T>::compute_rows() {
 }
 
 template <class Space, class T>
-LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const {
-  LocalCheck out;
-  if (M_ == 0) return out;
+LocalCheck FreivaldsCheck<Space, T>::check_rows(const ConstMatrix<T, Space>& C) const {
+  if (M_ == 0) return LocalCheck{};
   const long N = N_, K = K_, row0 = row0_;
   const int exact = static_cast<int>(exact_);
   const ConstMatrix<T, Space> A = A_;
@@ -302,16 +404,12 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
             const double w = s.v[3 * v], wabs = s.v[3 * v + 1], wsq = s.v[3 * v + 2];
             const double z = Z(4 * v, i), zabs = Z(4 * v + 1, i), zsq = Z(4 * v + 2, i), zy2 = Z(4 * v + 3, i);
             const double r = compat::fabs(w - z);
-            const double det = (gamma_n(double(K), u) + gamma_n(double(K), ud) + gamma_n(double(N), ud)) * zabs *
-                                   (1 + 1e-12) +
-                               gamma_n(double(N), ud) * wabs;
-            const double var = double(K + 1) * u * u * (zsq + wsq) +
-                               ud * ud * (double(N + 1) * (wsq + w * w + zsq + zy2) + double(K + 1) * (zy2 + z * z));
-            const double pb = tau * compat::sqrt(var) + (tau * tau / 2 + 1) * double(K + N + 2) * u * u * zabs;
-            const double bound = det < pb ? det : pb;
+            bool is_prob = false;
+            const double bound = freivalds_row_bound(w, wabs, wsq, z, zabs, zsq, zy2, double(K), double(K),
+                                                     double(N), double(N), u, ud, tau, is_prob);
             const double ratio = r <= bound ? (bound > 0 ? r / bound : 0.0) : (bound > 0 ? r / bound : inf);
             if (!(r <= bound)) failed = true;  // NaN residual fails too
-            if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = det < pb ? 0.0 : 1.0;
+            if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = is_prob ? 1.0 : 0.0;
             const double rr = zabs > 0 ? r / zabs : (r > 0 ? inf : 0.0);
             if (!(rr <= rel)) rel = rr;
           }
@@ -320,6 +418,13 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
           R(i, 5) = failed ? 1 : 0, R(i, 6) = s.v[3 * NV], R(i, 7) = s.v[3 * NV + 1];
         });
       });
+  return summarize_rows(R);
+}
+
+template <class Space, class T>
+LocalCheck FreivaldsCheck<Space, T>::summarize_rows(const DView& R) const {
+  LocalCheck out;
+  if (M_ == 0) return out;
   // Worst row, and the totals.
   using maxloc_t = Kokkos::MaxLoc<double, long>;
   typename maxloc_t::value_type worst;
@@ -346,7 +451,7 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
       Kokkos::Max<double>(totals[3]));
   const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(R, worst.loc, Kokkos::ALL));
   out.worst_ratio = row(0);
-  out.worst_row = row0 + worst.loc;
+  out.worst_row = row0_ + worst.loc;
   out.worst_residual = row(1);
   out.worst_bound = row(2);
   out.worst_probabilistic = row(3) > 0;
@@ -355,6 +460,157 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
   out.nonfinite = long(totals[1]);
   out.inexact = long(totals[2]);
   return out;
+}
+
+template <class Space, class T>
+void FreivaldsCheck<Space, T>::compute_probes_grid(const ConstMatrix<T, Space>& B) {
+  const long J = ncols_, K = K_, col0 = where_.col0, b_k0 = where_.b_k0;
+  const long kb = B.extent(0);
+  const std::uint64_t seed = seed_;
+  X_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_x"), NV, J);
+  Y_ = DView("mmapp::verify_y", 3 * NV, K);  // zeros outside this rank's Kb
+  const DView X = X_, Y = Y_;
+  if (J > 0)
+    Kokkos::parallel_for(
+        "mmapp::verify_probes", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, NV * J),
+        KOKKOS_LAMBDA(const long e) { X(e / J, e % J) = probe_entry(seed, int(e / J), col0 + e % J); });
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  if (kb > 0 && J > 0)
+    Kokkos::parallel_for(
+        "mmapp::verify_b_products", policy_t(space_, kb, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+          const long k = team.league_rank();
+          Sums<3 * NV> s;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, J),
+              [&](const long j, Sums<3 * NV>& acc) {
+                const double b = double(B(k, j));
+                for (int v = 0; v < NV; ++v) {
+                  const double x = X(v, j);
+                  acc.v[3 * v] += b * x;
+                  acc.v[3 * v + 1] += compat::fabs(b) * compat::fabs(x);
+                  acc.v[3 * v + 2] += (b * b) * (x * x);
+                }
+              },
+              Kokkos::Sum<Sums<3 * NV>>(s));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            for (int q = 0; q < 3 * NV; ++q) Y(q, b_k0 + k) = s.v[q];
+          });
+        });
+  Kokkos::fence();
+  detail::allreduce_sum(Y_, where_.all);
+}
+
+template <class Space, class T>
+void FreivaldsCheck<Space, T>::compute_rows_grid() {
+  const ConstMatrix<T, Space> A = A_;
+  const long ka = A.extent(1), a_k0 = where_.a_k0;
+  Z_ = DView("mmapp::verify_z", 4 * NV, M_);
+  const DView Y = Y_, Z = Z_;
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  if (M_ > 0 && ka > 0)
+    Kokkos::parallel_for(
+        "mmapp::verify_a_products", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+          const long i = team.league_rank();
+          Sums<4 * NV> s;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, ka),
+              [&](const long k, Sums<4 * NV>& acc) {
+                const double a = double(A(i, k));
+                for (int v = 0; v < NV; ++v) {
+                  const double y = Y(3 * v, a_k0 + k);
+                  acc.v[4 * v] += a * y;
+                  acc.v[4 * v + 1] += compat::fabs(a) * Y(3 * v + 1, a_k0 + k);
+                  acc.v[4 * v + 2] += (a * a) * Y(3 * v + 2, a_k0 + k);
+                  acc.v[4 * v + 3] += (a * a) * (y * y);
+                }
+              },
+              Kokkos::Sum<Sums<4 * NV>>(s));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            for (int q = 0; q < 4 * NV; ++q) Z(q, i) = s.v[q];
+          });
+        });
+  Kokkos::fence();
+  detail::allreduce_sum(Z_, where_.row);
+}
+
+template <class Space, class T>
+LocalCheck FreivaldsCheck<Space, T>::check_grid(const ConstMatrix<T, Space>& C) const {
+  const long J = ncols_, K = K_, N = N_, row0 = row0_, col0 = where_.col0;
+  const int exact = static_cast<int>(exact_);
+  const ConstMatrix<T, Space> A = A_;
+  const DView X = X_, Z = Z_;
+  constexpr int NQ = 3 * NV + 2;
+  // Per row, over this rank's columns: w, |C||x|, (C.C)(x.x) per vector, non-finite and inexact counts.
+  DView S("mmapp::verify_c_partial", M_, NQ);
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  if (M_ > 0 && J > 0)
+    Kokkos::parallel_for(
+        "mmapp::verify_c", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+          const long i = team.league_rank();
+          const long gi = row0 + i;
+          Sums<NQ> s;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, J),
+              [&](const long j, Sums<NQ>& acc) {
+                const T cv = C(i, j);
+                if (!compat::isfinite(cv)) {
+                  acc.v[3 * NV] += 1;
+                  return;
+                }
+                const double c = double(cv);
+                for (int v = 0; v < NV; ++v) {
+                  const double x = X(v, j);
+                  acc.v[3 * v] += c * x;
+                  acc.v[3 * v + 1] += compat::fabs(c) * compat::fabs(x);
+                  acc.v[3 * v + 2] += (c * c) * (x * x);
+                }
+                bool ok = true;
+                if (exact == int(ExactCheck::identity)) ok = cv == A(i, j);
+                if (exact == int(ExactCheck::ones)) ok = cv == T(K);
+                if (exact == int(ExactCheck::closed_form)) ok = cv == T(closed_form_c(gi, col0 + j, K));
+                if (!ok) acc.v[3 * NV + 1] += 1;
+              },
+              Kokkos::Sum<Sums<NQ>>(s));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            for (int q = 0; q < NQ; ++q) S(i, q) = s.v[q];
+          });
+        });
+  Kokkos::fence();
+  detail::allreduce_sum(S, where_.row);
+  if (!where_.reports_rows || M_ == 0) return LocalCheck{};
+
+  const double u = std::numeric_limits<T>::epsilon() / 2, ud = std::numeric_limits<double>::epsilon() / 2;
+  const double tau = tau_;
+  const double inf = std::numeric_limits<double>::infinity();
+  // The extra additions of the partial sums (see the method comment).
+  const double Ny = double(N + where_.p * where_.q), Nw = double(N + where_.q), Kz = double(K + where_.q);
+  DView R(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_rows"), M_, 8);
+  Kokkos::parallel_for(
+      "mmapp::verify_rows", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, M_),
+      KOKKOS_LAMBDA(const long i) {
+        double worst = 0, res = 0, bnd = 0, prob = 0, rel = 0;
+        bool failed = S(i, 3 * NV) > 0;
+        for (int v = 0; v < NV; ++v) {
+          const double w = S(i, 3 * v), wabs = S(i, 3 * v + 1), wsq = S(i, 3 * v + 2);
+          const double z = Z(4 * v, i), zabs = Z(4 * v + 1, i), zsq = Z(4 * v + 2, i), zy2 = Z(4 * v + 3, i);
+          const double r = compat::fabs(w - z);
+          bool is_prob = false;
+          const double bound =
+              freivalds_row_bound(w, wabs, wsq, z, zabs, zsq, zy2, double(K), Kz, Ny, Nw, u, ud, tau, is_prob);
+          const double ratio = r <= bound ? (bound > 0 ? r / bound : 0.0) : (bound > 0 ? r / bound : inf);
+          if (!(r <= bound)) failed = true;
+          if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = is_prob ? 1.0 : 0.0;
+          const double rr = zabs > 0 ? r / zabs : (r > 0 ? inf : 0.0);
+          if (!(rr <= rel)) rel = rr;
+        }
+        if (S(i, 3 * NV) > 0) worst = inf;
+        R(i, 0) = worst, R(i, 1) = res, R(i, 2) = bnd, R(i, 3) = prob, R(i, 4) = rel;
+        R(i, 5) = failed ? 1 : 0, R(i, 6) = S(i, 3 * NV), R(i, 7) = S(i, 3 * NV + 1);
+      });
+  return summarize_rows(R);
 }
 
 }  // namespace mmapp

@@ -19,6 +19,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
   libopenblas-dev
+  libscalapack-openmpi-dev
   python3
 )
 for arg in "$@"; do

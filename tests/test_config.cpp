@@ -64,6 +64,11 @@ void require_same(const Config& a, const Config& b) {
   CHECK(a.decomposition.rows == b.decomposition.rows);
   CHECK(a.decomposition.weights == b.decomposition.weights);
   CHECK(a.decomposition.calibration_n == b.decomposition.calibration_n);
+  CHECK(a.decomposition.grid_p == b.decomposition.grid_p);
+  CHECK(a.decomposition.grid_q == b.decomposition.grid_q);
+  CHECK(a.decomposition.panel == b.decomposition.panel);
+  CHECK(a.decomposition.overlap == b.decomposition.overlap);
+  CHECK(a.decomposition.transfer == b.decomposition.transfer);
   CHECK(a.data_mode == b.data_mode);
   CHECK(a.share_devices == b.share_devices);
 }
@@ -293,6 +298,56 @@ TEST_CASE("config: every form of parallel.decomposition", "[config]") {
     CHECK(d.decomposition.kind == SplitKind::auto_weights);
     CHECK(d.decomposition.calibration_n == 1024);
   }
+  SECTION("grid: [p, q] with a panel, and its defaults") {
+    const Config c = parse("problem: {n: 4}\nparallel:\n  decomposition: {grid: [2, 3], panel: 64}\n");
+    CHECK(c.decomposition.kind == SplitKind::grid);
+    CHECK(c.decomposition.grid_p == 2);
+    CHECK(c.decomposition.grid_q == 3);
+    CHECK(c.decomposition.panel == 64);
+    CHECK(c.decomposition.overlap == Overlap::automatic);
+    CHECK(c.decomposition.transfer == Transfer::automatic);
+    CHECK(c.decomposition.grid_where == "deck.yaml:3: ");  // for run-time messages (p x q vs ranks)
+    CHECK(contains(c.resolved_yaml, "grid: [2, 3]"));
+    CHECK(contains(c.resolved_yaml, "panel: 64"));
+    require_round_trip(c);
+    CHECK(parse("problem: {n: 4}\nparallel: {decomposition: {grid: [1, 1]}}\n").decomposition.panel == 512);
+  }
+  SECTION("grid: auto, overlap and transfer") {
+    const Config c = parse("problem: {n: 4}\nparallel:\n  decomposition:\n    grid: auto\n    overlap: none\n"
+                           "    transfer: staged\n");
+    CHECK(c.decomposition.kind == SplitKind::grid);
+    CHECK(c.decomposition.grid_p == 0);
+    CHECK(c.decomposition.grid_q == 0);
+    CHECK(c.decomposition.overlap == Overlap::none);
+    CHECK(c.decomposition.transfer == Transfer::staged);
+    CHECK(contains(c.resolved_yaml, "grid: auto"));
+    require_round_trip(c);
+    for (const char* o : {"auto", "ibcast", "none"})
+      CHECK(std::string(to_string(parse(std::string("problem: {n: 4}\nparallel: {decomposition: {grid: auto, overlap: ") +
+                                        o + "}}\n").decomposition.overlap)) == o);
+    for (const char* t : {"auto", "cuda-aware", "staged"})
+      CHECK(std::string(to_string(parse(std::string("problem: {n: 4}\nparallel: {decomposition: {grid: auto, transfer: ") +
+                                        t + "}}\n").decomposition.transfer)) == t);
+  }
+  SECTION("scalapack with a grid") {
+    const Config c = parse("problem: {n: 4}\nkernels: [kokkoskernels, scalapack]\nparallel: {decomposition: {grid: auto}}\n");
+    CHECK(kernel_names(c) == std::vector<std::string>{"kokkoskernels", "scalapack"});
+    require_round_trip(c);
+  }
+}
+
+TEST_CASE("config: --set switches between the row split and a grid", "[config]") {
+  const std::string rows = "problem: {n: 4}\nparallel:\n  decomposition: {rows: [1, 3]}\n";
+  const Config g = parse(rows, {"parallel.decomposition.grid=[1, 2]", "parallel.decomposition.panel=16"});
+  CHECK(g.decomposition.kind == SplitKind::grid);
+  CHECK(g.decomposition.grid_q == 2);
+  CHECK(g.decomposition.panel == 16);
+  CHECK(g.decomposition.grid_where == "--set ");
+  const std::string grid = "problem: {n: 4}\nparallel:\n  decomposition: {grid: [2, 2], panel: 8, overlap: none}\n";
+  const Config r = parse(grid, {"parallel.decomposition.weights=[1, 2, 3, 4]"});
+  CHECK(r.decomposition.kind == SplitKind::weights);
+  CHECK(parse(grid, {"parallel.decomposition=even"}).decomposition.kind == SplitKind::even);
+  CHECK(parse(grid, {"parallel.decomposition.grid=auto"}).decomposition.panel == 8);
 }
 
 TEST_CASE("config: --set overrides apply before validation", "[config]") {
@@ -529,6 +584,30 @@ TEST_CASE("config: invalid decks name the file, the line and the key", "[config]
        "    calibration_n: 64\n", {}, "bad.yaml:5: parallel.decomposition.calibration_n:", "weights: auto"},
       {"unknown decomposition", "problem: {n: 4}\nparallel:\n  decomposition: uneven\n", {},
        "bad.yaml:3: parallel.decomposition:", "expected even"},
+      {"grid and rows", "problem: {n: 4}\nparallel:\n  decomposition:\n    grid: [2, 2]\n    rows: [4]\n", {},
+       "bad.yaml:5: parallel.decomposition.rows:", "exclusive with parallel.decomposition.grid"},
+      {"grid and weights", "problem: {n: 4}\nparallel:\n  decomposition:\n    weights: auto\n    grid: auto\n", {},
+       "bad.yaml:4: parallel.decomposition.weights:", "exclusive with parallel.decomposition.grid"},
+      {"grid of one value", "problem: {n: 4}\nparallel:\n  decomposition: {grid: [4]}\n", {},
+       "bad.yaml:3: parallel.decomposition.grid:", "expected [p, q]"},
+      {"grid as text", "problem: {n: 4}\nparallel:\n  decomposition: {grid: 2x2}\n", {},
+       "bad.yaml:3: parallel.decomposition.grid:", "expected [p, q] (process rows, process columns; integers >= 1) or auto"},
+      {"grid with 0", "problem: {n: 4}\nparallel:\n  decomposition:\n    grid: [0, 2]\n", {},
+       "bad.yaml:4: parallel.decomposition.grid[0]:", "expected an integer >= 1, got '0'"},
+      {"panel 0", "problem: {n: 4}\nparallel:\n  decomposition:\n    grid: [2, 2]\n    panel: 0\n", {},
+       "bad.yaml:5: parallel.decomposition.panel:", "expected an integer >= 1, got '0'"},
+      {"panel -8 by --set", "problem: {n: 4}\nparallel: {decomposition: {grid: auto}}\n",
+       {"parallel.decomposition.panel=-8"}, "--set parallel.decomposition.panel:", "expected an integer >= 1"},
+      {"panel without grid", "problem: {n: 4}\nparallel:\n  decomposition:\n    rows: [4]\n    panel: 8\n", {},
+       "bad.yaml:5: parallel.decomposition.panel:", "only with parallel.decomposition.grid"},
+      {"unknown overlap", "problem: {n: 4}\nparallel:\n  decomposition: {grid: auto, overlap: async}\n", {},
+       "bad.yaml:3: parallel.decomposition.overlap:", "unknown overlap 'async'; expected one of auto, ibcast, none"},
+      {"unknown transfer", "problem: {n: 4}\nparallel:\n  decomposition: {grid: auto, transfer: stage}\n", {},
+       "bad.yaml:3: parallel.decomposition.transfer:", "did you mean 'staged'?"},
+      {"scalapack without a grid", "problem: {n: 4}\nkernels:\n  - naive\n  - scalapack\n", {},
+       "bad.yaml:4: kernels[1]:", "needs a process grid"},
+      {"scalapack takes no tile", "problem: {n: 4}\nkernels: [{name: scalapack, tile: [8]}]\nparallel: {decomposition: {grid: auto}}\n",
+       {}, "bad.yaml:2: kernels[0].tile:", "scalapack takes no tile"},
       {"unknown data mode", "problem: {n: 4}\nparallel:\n  data: gather\n", {}, "bad.yaml:3: parallel.data:",
        "unknown data mode 'gather'; expected one of scatter, local"},
       {"duplicate key", "problem:\n  n: 4\n  n: 5\n", {}, "bad.yaml:3: problem.n:", "duplicate key"},

@@ -568,6 +568,64 @@ else
   fail "$t" "no report to start from"
 fi
 
+# ==== BEGIN summa: jobs/multi-node.sbatch (process grid) ========================
+# Self-contained (uses only run_job, check_job, test_only, out_budget, pass,
+# fail and the variables above); called once, here, before the summary.
+# T11: multi-node.sbatch with 4 CPU tasks on this one node: grid: auto must
+#      become 2x2, SUMMA (and scalapack when built in) verified on 4 ranks.
+#      --overcommit: 4 one-CPU tasks on a node that may have 2 CPUs;
+#      --gpus-per-task=0: CPU ranks (the script asks for one GPU per task).
+# T12: the GPU shape on the GPU-shaped cluster (one node, 2 GPUs): 1 node x 2
+#      GPUs accepted; 3 ranks x 1 GPU and the default 2 nodes x 4 refused.
+summa_multi_node_tests() {
+  local t="multi-node: 4 CPU tasks, grid auto -> 2x2" launcher problems kernels
+  kernels="[kokkoskernels,tiled,scalapack]"
+  for launcher in srun mpirun; do
+    out_budget "$t ($launcher)" && return
+    # mpirun binds each rank to a core by default: 4 ranks on an overcommitted node need it off
+    local mpirun_args=""
+    [[ "$launcher" == mpirun ]] && mpirun_args="--oversubscribe --bind-to none"
+    run_job MMAPP_BACKEND=openmp MMAPP_LAUNCHER="$launcher" MMAPP_MPIRUN_ARGS="$mpirun_args" \
+      MMAPP_DECK="$repo/inputs/bench/summa-32768.yaml" \
+      MMAPP_ARGS="--set problem.n=96 --set parallel.decomposition.panel=16 --set kernels=$kernels" -- \
+      --nodes=1 --ntasks=4 --cpus-per-task=1 --overcommit --gpus-per-task=0 "$repo/jobs/multi-node.sbatch"
+    local out=$work/mmapp-multi-$JOB_ID.out rep=$results/mmapp-multi-$JOB_ID/openmp.json
+    if ((JOB_RC != 0)) && grep -q "scalapack is not available" "$out" 2>/dev/null && [[ "$kernels" == *scalapack* ]]; then
+      kernels="[kokkoskernels,tiled]"  # a build without ScaLAPACK: run without it
+      run_job MMAPP_BACKEND=openmp MMAPP_LAUNCHER="$launcher" MMAPP_MPIRUN_ARGS="$mpirun_args" \
+        MMAPP_DECK="$repo/inputs/bench/summa-32768.yaml" \
+        MMAPP_ARGS="--set problem.n=96 --set parallel.decomposition.panel=16 --set kernels=$kernels" -- \
+        --nodes=1 --ntasks=4 --cpus-per-task=1 --overcommit --gpus-per-task=0 "$repo/jobs/multi-node.sbatch"
+      out=$work/mmapp-multi-$JOB_ID.out rep=$results/mmapp-multi-$JOB_ID/openmp.json
+    fi
+    check_job "$t ($launcher)" "$out" "$rep" --ranks 4 --backend openmp --n 96
+    [[ -s "$rep" ]] || continue
+    problems=$(python3 - "$rep" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = []
+for run in r["runs"]:
+    g = run.get("grid") or {}
+    if (g.get("p"), g.get("q")) != (2, 2):
+        bad.append(f"{run['kernel']}: grid {g.get('p')}x{g.get('q')}, expected 2x2 from grid: auto over 4 ranks")
+    if len(run["ranks"]) != 4 or sum(x["rows"] * x["cols"] for x in run["ranks"]) != 96 * 96:
+        bad.append(f"{run['kernel']}: the 4 ranks' blocks do not tile C")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    ) || fail "$t ($launcher): the grid" "$problems"
+    grep -q "process grid: auto over 4 ranks" "$out" || fail "$t ($launcher): log" "no 'process grid: auto over 4 ranks' line" "$(job_output "$out")"
+  done
+  test_only "multi-node.sbatch accepted as 1 node x 2 GPUs" accept -- \
+    sbatch --test-only --nodes=1 --ntasks=2 "$repo/jobs/multi-node.sbatch"
+  test_only "multi-node.sbatch: 3 ranks x 1 GPU refused on a 2-GPU node" refuse="not available" -- \
+    sbatch --test-only --nodes=1 --ntasks=3 "$repo/jobs/multi-node.sbatch"
+  test_only "multi-node.sbatch: 2 nodes x 4 GPUs refused on a 1-node cluster" \
+    refuse="not available|[Nn]ode count|[Mm]ore processors" -- sbatch --test-only "$repo/jobs/multi-node.sbatch"
+}
+summa_multi_node_tests
+# ==== END summa ====================================================================
+
 echo "(run time $((SECONDS - start_time)) s)"
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# scripts/summa-gpu.sh — the process-grid (SUMMA) measurements on one node
+# with 4 GPUs: builds the cuda preset (scripts/gpu-node.sh build), runs the
+# bench decks with `mpirun -np 4` (one rank per GPU, grid 2 x 2) and prints a
+# short table last. Every report and log goes to $OUT (default
+# build/summa-gpu-out/).
+#
+# Usage: scripts/summa-gpu.sh [STEP...]      (default: build 32768 131072 table)
+#   build    scripts/gpu-node.sh build (needs .offline/, see README)
+#   info     Open MPI's CUDA support and transports, nvidia-smi topology
+#   32768    inputs/bench/summa-32768.yaml (float, N = 32768, cuBLAS local GEMM):
+#              summa-auto            transfer auto, overlap auto (the defaults)
+#              summa-staged-ibcast   panels staged through pinned host memory, MPI_Ibcast overlap
+#              summa-staged-none     staged, blocking MPI_Bcast
+#              summa-aware-none      device buffers to MPI, blocking (only if CUDA-aware)
+#              summa-aware-ibcast    device buffers to MPI_Ibcast (Open MPI: UCX only; may fail)
+#              summa-panel-512 / -2048   the defaults with another panel width
+#              rows                  the row split at the same N (B replicated)
+#   131072   inputs/bench/summa-131072.yaml: 192 GiB of A + B + C over 4 GPUs
+#   table    the table of every report in $OUT (also printed after each step)
+# Steps may be run one by one (each stays well under 10 minutes).
+# Environment: OUT, MMAPP_NP (4), MMAPP_RUN_TIMEOUT (seconds per run, 540),
+# OMP_NUM_THREADS (default: cores / ranks), MMAPP_BIN (default
+# build/cuda/miniapp/mmapp), MMAPP_EXTRA_ARGS (added to every run, split on
+# blanks, before each run's own), MMAPP_MPIRUN_ARGS (e.g. "--oversubscribe").
+# A dry run on a small CPU machine: MMAPP_BIN=build/openmp/miniapp/mmapp
+# MMAPP_MPIRUN_ARGS=--oversubscribe MMAPP_EXTRA_ARGS="--set problem.n=256
+# --set parallel.decomposition.panel=32 --set parallel.share_devices=true".
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+out=${OUT:-$top/build/summa-gpu-out}
+mkdir -p "$out"
+np=${MMAPP_NP:-4}
+bin=${MMAPP_BIN:-$top/build/cuda/miniapp/mmapp}
+extra=() mpirun_args=()
+[[ -n "${MMAPP_EXTRA_ARGS:-}" ]] && read -r -a extra <<<"$MMAPP_EXTRA_ARGS"
+[[ -n "${MMAPP_MPIRUN_ARGS:-}" ]] && read -r -a mpirun_args <<<"$MMAPP_MPIRUN_ARGS"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(($(nproc) / np > 0 ? $(nproc) / np : 1))}
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+timeout_s=${MMAPP_RUN_TIMEOUT:-540}
+
+# run LABEL DECK [mmapp args...] — one mpirun; report $out/LABEL.json, log $out/LABEL.log
+run() {
+  local label=$1 deck=$2
+  shift 2
+  rm -f "$out/$label.json"
+  echo "== $label: mpirun -np $np ${mpirun_args[*]} $bin $deck ${extra[*]} $* --report $out/$label.json"
+  local t0=$SECONDS rc=0
+  timeout "$timeout_s" mpirun -np "$np" "${mpirun_args[@]}" "$bin" "$deck" "${extra[@]}" "$@" --report "$out/$label.json" \
+    >"$out/$label.log" 2>&1 || rc=$?
+  echo "   exit $rc after $((SECONDS - t0)) s$( ((rc == 124)) && echo " (timed out: see $out/$label.log)")"
+  ((rc == 0)) || tail -n 5 "$out/$label.log" | sed 's/^/   | /'
+  echo "$rc" >"$out/$label.rc"
+}
+
+table() {
+  python3 - "$out" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+rows = []
+for path in sorted(glob.glob(os.path.join(out, "*.rc"))):
+    label = os.path.basename(path)[:-3]
+    rc = open(path).read().strip()
+    rep = os.path.join(out, label + ".json")
+    if not os.path.exists(rep):
+        rows.append([label, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", f"exit {rc}, no report"])
+        continue
+    r = json.load(open(rep))
+    for run in r["runs"]:
+        g = run.get("grid")
+        ranks = run.get("ranks") or []
+        def worst(phase):
+            v = [x["phases_s"].get(phase) for x in ranks if phase in x.get("phases_s", {})]
+            return f"{max(v):.3f}" if v else "-"
+        mem = max((x.get("memory_bytes", {}).get("device", 0) for x in ranks), default=0)
+        decomp = f"grid {g['p']}x{g['q']}" if g else "rows"
+        rows.append([label, run["kernel"], decomp,
+                     (g or {}).get("transfer", "-").replace("staged through pinned host memory", "staged"),
+                     (g or {}).get("overlap", "-") or "-", str((g or {}).get("panel", "-")),
+                     f"{run['time_s']['median']:.4f}" if run["status"] == "ok" else "-",
+                     f"{run['gflops'] / 1000:.1f}" if run["status"] == "ok" else "-",
+                     worst("summa_comm"), worst("summa_gemm"), f"{mem / 2**30:.1f}" if mem else "-",
+                     ("PASS" if run["verified"] else "FAIL") if run["status"] == "ok" else run["status"]])
+head = ["run", "kernel", "decomp", "transfer", "overlap", "panel", "median s", "TFLOP/s", "bcast s", "gemm s",
+        "dev GiB", "check"]
+w = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
+print("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
+for x in rows:
+    print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(x)))
+print("(bcast s / gemm s: the slowest rank's mean per multiply; dev GiB: the largest rank's device memory)")
+PY
+}
+
+steps=("$@")
+((${#steps[@]})) || steps=(build 32768 131072 table)
+for step in "${steps[@]}"; do
+  case $step in
+    build) scripts/gpu-node.sh build || exit 1 ;;
+    info)
+      { ompi_info --parsable --all 2>/dev/null | grep -E "mpi_built_with_cuda_support|pml_ucx|btl_smcuda" | head -n 20
+        ompi_info 2>/dev/null | grep -iE "MCA (pml|btl|coll)" | head -n 20
+        nvidia-smi topo -m; } 2>&1 | tee "$out/info.txt" ;;
+    32768)
+      deck=inputs/bench/summa-32768.yaml
+      run summa-auto "$deck"
+      run summa-staged-ibcast "$deck" --set parallel.decomposition.transfer=staged --set parallel.decomposition.overlap=ibcast
+      run summa-staged-none "$deck" --set parallel.decomposition.transfer=staged --set parallel.decomposition.overlap=none
+      run summa-aware-none "$deck" --set parallel.decomposition.transfer=cuda-aware --set parallel.decomposition.overlap=none
+      run summa-aware-ibcast "$deck" --set parallel.decomposition.transfer=cuda-aware --set parallel.decomposition.overlap=ibcast
+      run summa-panel-512 "$deck" --set parallel.decomposition.panel=512
+      run summa-panel-2048 "$deck" --set parallel.decomposition.panel=2048
+      run rows "$deck" --set parallel.decomposition=even
+      table ;;
+    131072)
+      run summa-131072 inputs/bench/summa-131072.yaml
+      table ;;
+    table) table ;;
+    *) echo "summa-gpu: unknown step '$step' (build, info, 32768, 131072, table)" >&2; exit 2 ;;
+  esac
+done
