@@ -17,6 +17,8 @@
 #                   (--clock-control none; speed of light, warp stalls, pipes, memory,
 #                   shared-memory wavefronts and bank conflicts) into $OUT/ncu-<deck>.txt
 #                   (repeatable; after the decks, before the tests)
+#   --ncu-launches N  profile the first N gemm_tiled_warp launches instead (a deck of N kernels,
+#                   warm-up 0, one repetition: one launch each)
 # A deck may carry extra mmapp arguments after a colon, commas for spaces:
 #   inputs/bench/gpu-auto-square.yaml:--set,problem.dtype=double
 # Environment: OUT (default build/gpu-ladder-out); MMAPP_GPU_BUILD_DIR (build
@@ -36,7 +38,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
-target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=()
+target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1
 while (($#)); do
   case "$1" in
     --target) target=$2; shift 2 ;;
@@ -46,6 +48,7 @@ while (($#)); do
     --sass) sass=1; shift ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     --ncu) ncu_decks+=("$2"); shift 2 ;;
+    --ncu-launches) ncu_launches=$2; shift 2 ;;
     *) decks+=("$1"); shift ;;
   esac
 done
@@ -107,6 +110,7 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=c
   >"$logs/clocks.csv" 2>/dev/null &
 smi=$!
 reports=()
+touch "$logs/phases.txt"
 for spec in "${decks[@]}"; do
   deck=${spec%%:*}
   extra=()
@@ -154,7 +158,7 @@ for deck in "${ncu_decks[@]}"; do
   echo "gpu-ladder: ncu on $deck (t=$((SECONDS - t0)) s)"
   ncu_run() {
     mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k regex:gemm_tiled_warp \
-      --launch-count 1 "$@" "$bin" "$deck" "${sets[@]}" >>"$out/ncu-$name.txt" 2>&1 || echo "gpu-ladder: ncu on $deck exited $?"
+      --launch-count "$ncu_launches" "$@" "$bin" "$deck" "${sets[@]}" >>"$out/ncu-$name.txt" 2>&1 || echo "gpu-ladder: ncu on $deck exited $?"
   }
   # Sections first (always valid), then single metrics (a name this ncu lacks fails only this pass).
   ncu_run --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \

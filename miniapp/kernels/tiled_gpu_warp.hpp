@@ -45,8 +45,9 @@
 //   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K); team =
 //   (BM/TM) * (BN/TN) threads, vector length 1; each thread keeps TM x TN
 //   accumulators of C in registers for its whole K range.
-// Scratch level 0 per team: stages * (BK*(BM+4) + BK*BN) * sizeof(T) bytes
-// (+32 alignment slack). A is stored transposed (As[k][m], rows padded by 4)
+// Scratch level 0 per team: stages * (BK*(BM+pad) + BK*BN) * sizeof(T) bytes
+// (+16 alignment slack; pad 2 for double BK = 8, else 4). A is stored
+// transposed (As[k][m], rows padded by pad)
 // so the compute loop reads both tiles as aligned 4-element vectors.
 // FLOPs: 2*M*N*K (split-K adds M*N*(S-1) additions in the reduction).
 #pragma once
@@ -227,7 +228,16 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
   constexpr int row_stride = VW * lanes_m, col_stride = VW * lanes_n;  // between a thread's fragments
-  constexpr int lda_s = BM + 4;                                       // As[BK][BM + 4]
+  // As[BK][BM + pad]. The transposed stores of A (one element per store, a
+  // thread's chunk to VW rows kq..kq+VW-1 of column r) are free of bank
+  // conflicts when a half-warp's (double) or warp's (float) 16 columns x
+  // BK/VW chunk rows land in distinct banks: row stride = 8*VW/BK (mod 8),
+  // i.e. 4 for float BK = 8, 2 for double BK = 8, 4 for double BK = 4 (with
+  // BM a multiple of 16). Rows stay 16-byte aligned (pad a multiple of VW).
+  // Nsight Compute measured 4.2-way conflicts on these stores with pad 4 in
+  // the double BK = 8 kernels (docs/performance.md).
+  constexpr int pad = (sizeof(T) == 8 && BK == 8) ? 2 : 4;
+  constexpr int lda_s = BM + pad;
   constexpr int a_elems = BK * lda_s, stage_elems = a_elems + BK * BN;
   constexpr int n_stages = Cfg::stages == 2 ? 2 : 1;
   constexpr int a_per_row = BK / VW, b_per_row = BN / VW;  // chunks per tile row
