@@ -104,6 +104,12 @@ KernelVariant<Space, T> gemv_cols_variant() {
   return {"tiled", {MT, 32 * vw, Kc}, {MT, vw}, &gemv_cols<MT, KS, Kc, Space, T>, -1,
           Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-cols m" + std::to_string(MT)};
 }
+/// gemv_dot (M = N = 1): tile [1, 1, K chunk], thread tile [1, chunk].
+template <int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_dot_variant() {
+  constexpr int vw = 16 / int(sizeof(T));
+  return {"tiled", {1, 1, Kc}, {1, vw}, &gemv_dot<Kc, Space, T>, -1, &gemv_dot_workspace_bytes<T, Kc>, "gemv-dot"};
+}
 /// gemv_rows (N <= NT): tile [rows per team, NT, K chunk (or the K step of
 /// a row's lanes without split-K)], thread tile [rows per member, NT].
 template <int NT, int R, int RPW, int Kc, class Space, class T>
@@ -123,12 +129,12 @@ using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
 using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
 using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
-/// Double: 8x8 register tiles in 128-thread teams with K steps of 4 (the
-/// FP64 accumulators take 128 registers; BK = 4 keeps the prefetch buffers
-/// small enough for two teams per SM without spills), 8x4 tiles where a
-/// problem has fewer block tiles.
-using DoubleBig = GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>;
-using DoubleBigSplitK = GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
+/// Double: 8x8 register tiles in 128-thread teams with K steps of 8 (the
+/// FP64 accumulators take 128 registers; two teams per SM fit in 254
+/// registers without spills; BK = 8 measured 5.6% faster than BK = 4 at N =
+/// 8192, docs/performance.md), 8x4 tiles where a problem has fewer block tiles.
+using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>;
+using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
 using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
 
@@ -154,6 +160,7 @@ void gpu_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());
   v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>());
+  v.push_back(gemv_dot_variant<8192, Space, T>());
 }
 
 /// GPU variants of `tiled` for double (non-host spaces).
@@ -163,9 +170,17 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());  // rung 5 (tiled_gpu.hpp)
   v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());    // rung 3
   v.push_back(warp_variant<DoubleBig, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // round 1's default
   v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
+  // Round 2 (docs/performance.md, FP64): one scratch stage, the 128x128
+  // tile in one 256-thread team, BK = 16 (twice the prefetch distance), the
+  // transposed 128x64 block, and 16 warps per SM with 8x4 tiles.
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 128, 16, 32, 64, 8, 8, 1, true, 8, 1>, Space, T>());
+  v.push_back(warp_variant<GpuTile<128, 64, 8, 64, 32, 8, 8, 1, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 4>, Space, T>());
   v.push_back(warp_variant<DoubleSmall, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 3>, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
@@ -174,6 +189,7 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());
   v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>());
+  v.push_back(gemv_dot_variant<8192, Space, T>());
 }
 
 /// Index of the variant whose kernel is `fn` in `same_name` (npos if none).
@@ -186,6 +202,7 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 
 /// The GPU shape rule for `tiled` (non-host spaces): the variant to run for
 /// an m x n x k problem and why, in words, for the report. In order:
+///  0. M = N = 1: gemv_dot (a dot product), K split by 8192;
 ///  1. M <= 8: gemv_cols (M = 1: the one-row variant);
 ///  2. N == 1: gemv_rows, K split by 2048; N <= 4 (double) / 8 (float):
 ///     gemv_rows with 4 rows per member (double N <= 4) or the small tile
@@ -193,7 +210,10 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 ///  3. the big tile (float 128x128, double 64x128) when it is at least half
 ///     used (M*N / (tiles * tile area) >= 1/2) and there are at least
 ///     `sms` (float) / 2*`sms` (double) tiles; else, at that use, the big
-///     tile split by 4096 when the slices make enough teams;
+///     tile split by 4096 when the slices make at least that many teams
+///     and 1.5*`sms` (fewer leave SMs idle or half the teams with a short
+///     last chunk: float 777x1234x4321 ran 70 tiles x 2 slices at 40% of
+///     cuBLAS);
 ///  4. otherwise the small tile (float 64x64 / 4x8, double 64x64 / 8x4),
 ///     split by 1024 when it has fewer tiles than SMs.
 /// `sms`: the device's multiprocessors, estimated as
@@ -213,6 +233,7 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
     why = "shape rule: " + rule;
     return i == std::size_t(-1) ? std::size_t(0) : i;
   };
+  if (m == 1 && n == 1) return pick(&gemv_dot<8192, Space, T>, "M = N = 1: gemv_dot, K split by 8192");
   if (m <= 8)
     return m == 1 ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols, K split by 256")
                   : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols, K split by 256");
@@ -225,7 +246,8 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
   const std::string big = std::to_string(Big::BM) + "x" + std::to_string(Big::BN);
   if (use >= 0.5) {
     if (tiles >= enough) return pick(&gemm_tiled_warp<Big, Space, T>, big + " tiles");
-    if (tiles * splitk_slices(m, n, k, BigSplitK::split_kc, sizeof(T)) >= enough)
+    const long split_enough = std::max(enough, (3 * sms + 1) / 2);
+    if (tiles * splitk_slices(m, n, k, BigSplitK::split_kc, sizeof(T)) >= split_enough)
       return pick(&gemm_tiled_warp<BigSplitK, Space, T>, "few " + big + " tiles: K split by 4096");
   }
   const long tiles64 = ((m + 63) / 64) * ((n + 63) / 64);

@@ -13,6 +13,12 @@
 #   --tests-by S    give the suite only until S seconds after the start (default 590)
 #   --sass          SASS opcode counts of every mmapp GEMM kernel (sass-mix.txt)
 #   --set K=V       passed to every deck (repeatable)
+#   --ncu DECK      profile the first gemm_tiled_warp launch of DECK with Nsight Compute
+#                   (--clock-control none; speed of light, warp stalls, pipes, memory,
+#                   shared-memory wavefronts and bank conflicts) into $OUT/ncu-<deck>.txt
+#                   (repeatable; after the decks, before the tests)
+#   --ncu-launches N  profile the first N gemm_tiled_warp launches instead (a deck of N kernels,
+#                   warm-up 0, one repetition: one launch each)
 # A deck may carry extra mmapp arguments after a colon, commas for spaces:
 #   inputs/bench/gpu-auto-square.yaml:--set,problem.dtype=double
 # Environment: OUT (default build/gpu-ladder-out); MMAPP_GPU_BUILD_DIR (build
@@ -32,7 +38,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
-target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=()
+target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1
 while (($#)); do
   case "$1" in
     --target) target=$2; shift 2 ;;
@@ -41,6 +47,8 @@ while (($#)); do
     --tests-by) tests_by=$2; shift 2 ;;
     --sass) sass=1; shift ;;
     --set) sets+=(--set "$2"); shift 2 ;;
+    --ncu) ncu_decks+=("$2"); shift 2 ;;
+    --ncu-launches) ncu_launches=$2; shift 2 ;;
     *) decks+=("$1"); shift ;;
   esac
 done
@@ -102,6 +110,7 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=c
   >"$logs/clocks.csv" 2>/dev/null &
 smi=$!
 reports=()
+touch "$logs/phases.txt"
 for spec in "${decks[@]}"; do
   deck=${spec%%:*}
   extra=()
@@ -143,6 +152,21 @@ for name, a, b in phases:
 EOF
   ((${#reports[@]})) && python3 scripts/plot_reports.py --table "${reports[@]}"
 } >"$out/summary.txt" 2>&1
+
+for deck in "${ncu_decks[@]}"; do
+  name=$(basename "$deck" .yaml)
+  echo "gpu-ladder: ncu on $deck (t=$((SECONDS - t0)) s)"
+  ncu_run() {
+    mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k regex:gemm_tiled_warp \
+      --launch-count "$ncu_launches" "$@" "$bin" "$deck" "${sets[@]}" >>"$out/ncu-$name.txt" 2>&1 || echo "gpu-ladder: ncu on $deck exited $?"
+  }
+  # Sections first (always valid), then single metrics (a name this ncu lacks fails only this pass).
+  ncu_run --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+    --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --section SchedulerStats --section Occupancy \
+    --section LaunchStats --section InstructionStats
+  ncu_run --metrics smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct
+  grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|wavefronts|inst_executed|pipe_f|stalled|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu-$name.txt" | head -n 40
+done
 
 if ((tests)); then
   left=$((tests_by - (SECONDS - t0)))

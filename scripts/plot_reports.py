@@ -105,9 +105,10 @@ def shape_plot(reports, out, prefix=""):
         width = 0.8 / len(dtypes)
         for i, d in enumerate(dtypes):
             xs = [j + (i - (len(dtypes) - 1) / 2) * width for j in range(len(shapes))]
-            ys = [vals.get((d, s), 0) for s in shapes]
-            bars = ax.bar(xs, [min(y, 150) for y in ys], width, label=d)
-            for x, y in zip(xs, ys):
+            # A class measured in one dtype only gets no bar (and no "0") in the other.
+            have = [(x, vals[(d, s)]) for x, s in zip(xs, shapes) if (d, s) in vals]
+            ax.bar([x for x, _ in have], [min(y, 150) for _, y in have], width, label=d)
+            for x, y in have:
                 ax.text(x, min(y, 150) + 1, f"{y:.0f}", ha="center", fontsize=7)
         ax.axhline(100, color="black", linewidth=1.5)
         for level in (50, 40, 30):  # issue 11's bars: float / double where min(M, N) >= 64, GEMV-like

@@ -16,6 +16,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -25,9 +26,12 @@ struct Shape {
   long m, n, k;
 };
 // m x n x k: the seeds' 3x4 times 4x5 (m=3, k=4, n=5) and shapes that are not
-// multiples of any tile; the last has K above every host kernel's block K.
-const std::vector<Shape> shapes{{1, 1, 1},     {3, 4, 5},       {3, 5, 4},     {17, 33, 65},
-                                {100, 1, 100}, {129, 257, 31},  {1, 300, 77},  {19, 70, 1537}};
+// multiples of any tile; 19x70x1537 has K above every host kernel's block K.
+// 9x40x8229: K not a multiple of any split-K chunk (4096: 3 slices, 1024: 9
+// slices, 256: 33, the last two through splitk_reduce's two-level sum);
+// 1x1x73731: a dot product (gemv_dot: 10 slices of 8192, two levels).
+const std::vector<Shape> shapes{{1, 1, 1},     {3, 4, 5},      {3, 5, 4},    {17, 33, 65},   {100, 1, 100},
+                                {129, 257, 31}, {1, 300, 77},  {19, 70, 1537}, {9, 40, 8229}, {1, 1, 73731}};
 
 template <class T>
 mmapp::HostMatrix<T> random_host(long rows, long cols, int which, std::uint64_t seed) {
@@ -128,4 +132,90 @@ TEMPLATE_LIST_TEST_CASE("every kernel matches an independent host reference (dou
 TEMPLATE_LIST_TEST_CASE("with B = I every kernel returns A bit for bit", "[kernels]", mmapp::EnabledSpaces) {
   check_identity_exact<TestType, float>();
   check_identity_exact<TestType, double>();
+}
+
+namespace {
+
+/// splitk_reduce against the order it documents, computed here on the host
+/// in T: group g = ((w[gL] + w[gL+1]) + ...), C = ((group 0 + group 1) + ...),
+/// L = splitk_group_len(S). Bit for bit (beta = 0: additions only, no
+/// contraction), on every space, whatever team size the space gives.
+template <class Space, class T>
+void check_splitk_reduce_order() {
+  struct Case {
+    long m, n;
+    int slices;
+  };
+  for (const Case c : {Case{1, 1, 1}, Case{1, 1, 8}, Case{1, 1, 9}, Case{1, 1, 300}, Case{1, 1, 2500},
+                       Case{3, 5, 9}, Case{3, 5, 2500}, Case{70, 40, 33}, Case{70, 40, 300}}) {
+    INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " " << c.m << "x" << c.n
+                       << " slices=" << c.slices);
+    const long mn = c.m * c.n;
+    const auto hw = random_host<T>(c.slices, mn, 3, 99 + c.slices);
+    const auto w = to_device<Space, T>(hw);
+    mmapp::Matrix<T, Space> C("C", c.m, c.n);
+    Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+    mmapp::splitk_reduce<Space, T>(Space{}, w.data(), c.slices, C, T(0));
+    Kokkos::fence();
+    mmapp::HostMatrix<T> h("h", c.m, c.n);
+    Kokkos::deep_copy(h, C);
+    const int L = mmapp::splitk_group_len(c.slices), G = (c.slices + L - 1) / L;
+    long differ = 0;
+    for (long e = 0; e < mn; ++e) {
+      T total = T(0);
+      for (int g = 0; g < G; ++g) {
+        const int s0 = g * L, s1 = std::min(s0 + L, c.slices);
+        T part = hw(s0, e);
+        for (int p = s0 + 1; p < s1; ++p) part += hw(p, e);
+        total = g == 0 ? part : total + part;
+      }
+      const T got = h(e / c.n, e % c.n);
+      differ += std::memcmp(&got, &total, sizeof(T)) != 0;
+    }
+    CHECK(differ == 0);
+  }
+}
+
+/// gemv_dot over many slices (two-level reduction): within the bound of
+/// check_against_host_reference, and the same bits on a second run.
+template <class Space, class T>
+void check_dot_product() {
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  for (const long k : {73731L, 8192L * 300 + 5}) {
+    INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " k=" << k);
+    const auto hA = random_host<T>(1, k, 0, 11), hB = random_host<T>(k, 1, 1, 11);
+    const auto A = to_device<Space, T>(hA), B = to_device<Space, T>(hB);
+    mmapp::Workspace<Space> work("work", mmapp::gemv_dot_workspace_bytes<T, 8192>(1, 1, k));
+    T got[2];
+    for (T& g : got) {
+      mmapp::Matrix<T, Space> C("C", 1, 1);
+      Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+      mmapp::gemv_dot<8192, Space, T>(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, T(0), work});
+      Kokkos::fence();
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+      g = h(0, 0);
+    }
+    double ref = 0, mag = 0;
+    for (long p = 0; p < k; ++p) {
+      ref += double(hA(0, p)) * double(hB(p, 0));
+      mag += std::fabs(double(hA(0, p)) * double(hB(p, 0)));
+    }
+    const double gamma = k * u / (1 - k * u);
+    CHECK(std::fabs(double(got[0]) - ref) <= 2 * gamma * mag);
+    CHECK(std::memcmp(&got[0], &got[1], sizeof(T)) == 0);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("split-K reduction sums in its documented fixed order, bit for bit", "[kernels]",
+                        mmapp::EnabledSpaces) {
+  check_splitk_reduce_order<TestType, float>();
+  check_splitk_reduce_order<TestType, double>();
+}
+
+TEMPLATE_LIST_TEST_CASE("the dot-product kernel is accurate and deterministic over many slices", "[kernels]",
+                        mmapp::EnabledSpaces) {
+  check_dot_product<TestType, float>();
+  check_dot_product<TestType, double>();
 }

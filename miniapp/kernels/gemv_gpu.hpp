@@ -19,7 +19,16 @@
 //   in the fixed order 0..31.
 //   league = ceil(M / (R*RPW)) * S teams, team = R members x 32 vector lanes.
 //   Scratch: R * RPW * NT * 32 * sizeof(T).
-// Both split K into S = splitk_slices(M, N, K, Kc) slices when Kc > 0 (to give
+// gemv_dot (M = N = 1, a dot product of row A(0, :) and column B(:, 0)): a
+//   team per K chunk of Kc; 256 logical lanes (TeamThreadRange) each sum
+//   every 256th 16-byte chunk of the team's range in ascending order, four
+//   chunk pairs in flight; the 256 lane sums are added by a fixed pairwise
+//   tree through scratch (lane p += lane p + w, w = 128, 64, ..., 1); the
+//   slice sums go through splitk_reduce's two-level fixed-order sum.
+//   league = S = ceil(K / Kc) teams, team = min(256, the space's maximum)
+//   threads (any team size gives the same bits: the lanes are logical).
+//   Scratch: 256 * sizeof(T).
+// All split K into S = splitk_slices(M, N, K, Kc) slices when Kc > 0 (to give
 // short, wide problems enough teams) and sum the slices with splitk_reduce()
 // in fixed order: C's bits depend on the shape and the variant only, never
 // on scheduling (tiled_gpu_warp.hpp says why). Problems whose tiny dimension
@@ -149,6 +158,122 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
       });
+  if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+}
+
+/// Workspace of gemv_dot<Kc>: S slice sums for a dot product (M = N = 1),
+/// else what its fallback gemv_cols<1, 8, 256> needs.
+template <class T, int Kc>
+std::size_t gemv_dot_workspace_bytes(long m, long n, long k) {
+  return m == 1 && n == 1 ? splitk_workspace_bytes<T, Kc>(1, 1, k) : gemv_workspace_bytes<T, 256>(m, n, k);
+}
+
+/// Dot product (M = N = 1; see the file comment): C(0, 0) = A(0, :) * B(:, 0)
+/// + beta * C(0, 0), any K, strides and alignment. Other shapes go to
+/// gemv_cols<1, 8, 256>. Kc: K chunk per team (a multiple of a 16-byte
+/// chunk); args.work needs gemv_dot_workspace_bytes<T, Kc>(M, N, K) bytes.
+/// Asynchronous.
+template <int Kc, class Space, class T>
+void gemv_dot(const Space& space, const GemmArgs<Space, T>& args) {
+  constexpr int VW = detail::Chunk16<T>::width;
+  constexpr int P = 256;  // logical lanes per team
+  constexpr int U = 4;    // chunk pairs in flight per lane
+  static_assert(Kc > 0 && Kc % VW == 0, "K chunk: a positive multiple of a 16-byte chunk");
+  using Chunk = detail::Chunk16<T>;
+  const auto A = args.A;
+  const auto B = args.B;
+  const auto C = args.C;
+  const T beta = args.beta;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  if (M == 0 || N == 0) return;
+  if (M != 1 || N != 1) return gemv_cols<1, 8, 256, Space, T>(space, args);
+  const int slices = splitk_slices(1, 1, K, Kc, sizeof(T));
+  const int kc = slices > 1 ? Kc : K;
+  T* const work = reinterpret_cast<T*>(args.work.data());
+  if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * sizeof(T) || !detail::aligned_to(work, 16)))
+    throw std::runtime_error("gemv_dot: split-K workspace too small or misaligned");
+  const T* const Ap = A.data();
+  const T* const Bp = B.data();
+  const long ldb = long(B.stride(0));
+  const bool vec_a = detail::aligned_to(Ap, 16);
+  const bool vec_b = ldb == 1 && detail::aligned_to(Bp, 16);
+  const std::size_t scratch_bytes = std::size_t(P) * sizeof(T);
+
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  const auto f = KOKKOS_LAMBDA(const member_t& team) {
+    const int slice = team.league_rank();
+    const int k_begin = slice * kc, k_end = k_begin + kc < K ? k_begin + kc : K;
+    const int nchunks = (k_end - k_begin + VW - 1) / VW;
+    T* const red = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, P), [&](const int p) {
+      auto load_a = [&](const int k) {
+        Chunk a;
+        if (vec_a && k + VW <= k_end) {
+          a = *reinterpret_cast<const Chunk*>(Ap + k);
+        } else {
+          MMAPP_UNROLL
+          for (int q = 0; q < VW; ++q) a.v[q] = k + q < k_end ? Ap[k + q] : T(0);
+        }
+        return a;
+      };
+      auto load_b = [&](const int k) {
+        Chunk b;
+        if (vec_b && k + VW <= k_end) {
+          b = *reinterpret_cast<const Chunk*>(Bp + k);
+        } else {
+          MMAPP_UNROLL
+          for (int q = 0; q < VW; ++q) b.v[q] = k + q < k_end ? Bp[long(k + q) * ldb] : T(0);
+        }
+        return b;
+      };
+      T acc[VW];
+      MMAPP_UNROLL
+      for (int q = 0; q < VW; ++q) acc[q] = T(0);
+      int c = p;
+      for (; c + (U - 1) * P < nchunks; c += U * P) {  // chunks c, c + P, ..., in ascending order
+        Chunk a[U], b[U];
+        MMAPP_UNROLL
+        for (int u = 0; u < U; ++u) {
+          a[u] = load_a(k_begin + (c + u * P) * VW);
+          b[u] = load_b(k_begin + (c + u * P) * VW);
+        }
+        MMAPP_UNROLL
+        for (int u = 0; u < U; ++u) {
+          MMAPP_UNROLL
+          for (int q = 0; q < VW; ++q) acc[q] += a[u].v[q] * b[u].v[q];
+        }
+      }
+      for (; c < nchunks; c += P) {
+        const Chunk a = load_a(k_begin + c * VW), b = load_b(k_begin + c * VW);
+        MMAPP_UNROLL
+        for (int q = 0; q < VW; ++q) acc[q] += a.v[q] * b.v[q];
+      }
+      T s = acc[0];
+      MMAPP_UNROLL
+      for (int q = 1; q < VW; ++q) s += acc[q];
+      red[p] = s;
+    });
+    team.team_barrier();
+    for (int w = P / 2; w > 0; w /= 2) {  // fixed pairwise tree over the logical lanes
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, w), [&](const int p) { red[p] += red[p + w]; });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (slices > 1) {
+        work[slice] = red[0];
+      } else {
+        T& c00 = C.data()[0];
+        c00 = beta == T(0) ? red[0] : red[0] + beta * c00;
+      }
+    });
+  };
+  policy_t probe(space, slices, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  const int team_size = std::min(P, probe.team_size_max(f, Kokkos::ParallelForTag()));
+  policy_t policy(space, slices, team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for("mmapp::gemv_dot", policy, f);
   if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
 }
 

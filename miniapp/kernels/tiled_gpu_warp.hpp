@@ -33,18 +33,21 @@
 //   6. split-K (SplitKc > 0): K is cut into chunks of SplitKc; a team
 //      computes one block tile over one chunk and writes its partial tile to
 //      the workspace (slice s at work + s*M*N); splitk_reduce() then sums
-//      the slices in the fixed order s = 0, 1, ..., S-1. Every partial is
-//      made by one team with a fixed sequence of operations, and the sum's
-//      order is fixed, so C's bits do not depend on scheduling; S depends on
-//      K and SplitKc only (not on M, N or the device), so a row split across
-//      MPI ranks gives the same bits too.
+//      the slices in a fixed order (groups of consecutive slices in
+//      ascending order, then the group sums in ascending order; the groups
+//      depend on S alone). Every partial is made by one team with a fixed
+//      sequence of operations, and the sum's order is fixed, so C's bits do
+//      not depend on scheduling or team size; S depends on K and SplitKc
+//      only (not on M, N or the device), so a row split across MPI ranks
+//      gives the same bits too.
 //
 // Parallel mapping (CUDA terms: blockIdx = league_rank, threadIdx = team_rank):
 //   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K); team =
 //   (BM/TM) * (BN/TN) threads, vector length 1; each thread keeps TM x TN
 //   accumulators of C in registers for its whole K range.
-// Scratch level 0 per team: stages * (BK*(BM+4) + BK*BN) * sizeof(T) bytes
-// (+32 alignment slack). A is stored transposed (As[k][m], rows padded by 4)
+// Scratch level 0 per team: stages * (BK*(BM+pad) + BK*BN) * sizeof(T) bytes
+// (+16 alignment slack; pad 2 for double BK = 8, else 4). A is stored
+// transposed (As[k][m], rows padded by pad)
 // so the compute loop reads both tiles as aligned 4-element vectors.
 // FLOPs: 2*M*N*K (split-K adds M*N*(S-1) additions in the reduction).
 #pragma once
@@ -129,22 +132,77 @@ std::size_t splitk_workspace_bytes(long m, long n, long k) {
   return s > 1 ? std::size_t(s) * std::size_t(m) * std::size_t(n) * sizeof(T) : 0;
 }
 
-/// C = sum_{s=0}^{S-1} work[s] + beta * C, the slices summed in that fixed
-/// order (deterministic). work: S consecutive row-major M x N partials (ld N)
-/// in Space's memory; C: M x N, any row stride; beta == 0: C not read.
-/// Asynchronous. One thread per element of C (RangePolicy over M*N).
+/// Level-1 group length of splitk_reduce for S slices: max(8, ceil(S / 256))
+/// consecutive slices per group, so there are at most 256 groups. A function
+/// of S alone: the partition, hence C's bits, never depends on the device,
+/// the team size or the order in which teams run.
+inline int splitk_group_len(int slices) { return std::max(8, (slices + 255) / 256); }
+
+/// C = sum_{s=0}^{S-1} work[s] + beta * C, in a fixed order (deterministic).
+/// work: S consecutive row-major M x N partials (ld N) in Space's memory; C:
+/// M x N, any row stride; beta == 0: C not read. Asynchronous.
+/// The order: with L = splitk_group_len(S) and G = ceil(S / L),
+///   group g = ((w[gL] + w[gL+1]) + ...) + w[min(gL+L, S) - 1],
+///   C     = ((group 0 + group 1) + ...) + group G-1   (+ beta C).
+/// G == 1 (S <= 8): one thread per element of C (RangePolicy over M*N).
+/// G > 1: a two-level team reduction: a team takes E = max(1, 256 / G)
+/// consecutive elements; its threads (TeamThreadRange over E*G (element,
+/// group) pairs) sum the groups into scratch, a barrier, then one thread per
+/// element adds the G group sums in order. Which thread computes a group
+/// changes nothing in the sum, so any team size gives the same bits. This
+/// keeps problems with many slices and few outputs (a dot product: one
+/// output, hundreds of slices) from summing every slice in one thread.
 template <class Space, class T>
 void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T, Space>& C, T beta) {
   const long M = C.extent(0), N = C.extent(1);
   const long mn = M * N;
-  Kokkos::parallel_for(
-      "mmapp::gemm_splitk_reduce", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, mn),
-      KOKKOS_LAMBDA(const long e) {
-        T s = work[e];
-        for (int p = 1; p < slices; ++p) s += work[p * mn + e];
-        const long i = e / N, j = e % N;
-        C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
-      });
+  const int L = splitk_group_len(slices), G = (slices + L - 1) / L;
+  if (G == 1) {
+    Kokkos::parallel_for(
+        "mmapp::gemm_splitk_reduce", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, mn),
+        KOKKOS_LAMBDA(const long e) {
+          T s = work[e];
+          for (int p = 1; p < slices; ++p) s += work[p * mn + e];
+          const long i = e / N, j = e % N;
+          C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
+        });
+    return;
+  }
+  const int E = std::max(1, 256 / G);  // elements per team: the mapping only, not the order
+  const long teams = (mn + E - 1) / E;
+  const std::size_t scratch_bytes = std::size_t(E) * G * sizeof(T);
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  const auto f = KOKKOS_LAMBDA(const member_t& team) {
+    T* const red = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes));
+    const long e0 = long(team.league_rank()) * E;
+    // Level 1: group g of element e0 + el, slices in ascending order.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, E * G), [&](const int it) {
+      const int el = it % E, g = it / E;
+      const long e = e0 + el;
+      if (e >= mn) return;
+      const int s0 = g * L, s1 = s0 + L < slices ? s0 + L : slices;
+      T s = work[long(s0) * mn + e];
+      for (int p = s0 + 1; p < s1; ++p) s += work[long(p) * mn + e];
+      red[g * E + el] = s;
+    });
+    team.team_barrier();
+    // Level 2: the G group sums of each element in ascending order.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, E), [&](const int el) {
+      const long e = e0 + el;
+      if (e >= mn) return;
+      T s = red[el];
+      for (int g = 1; g < G; ++g) s += red[g * E + el];
+      const long i = e / N, j = e % N;
+      C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
+    });
+  };
+  policy_t probe(space, teams, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  const int team_size = std::min({256, E * G, probe.team_size_max(f, Kokkos::ParallelForTag())});
+  policy_t policy(space, teams, team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for("mmapp::gemm_splitk_reduce2", policy, f);
 }
 
 /// Warp-tiled GEMM (see the file comment): C = A * B + beta * C with the
@@ -170,7 +228,16 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
   constexpr int row_stride = VW * lanes_m, col_stride = VW * lanes_n;  // between a thread's fragments
-  constexpr int lda_s = BM + 4;                                       // As[BK][BM + 4]
+  // As[BK][BM + pad]. The transposed stores of A (one element per store, a
+  // thread's chunk to VW rows kq..kq+VW-1 of column r) are free of bank
+  // conflicts when a half-warp's (double) or warp's (float) 16 columns x
+  // BK/VW chunk rows land in distinct banks: row stride = 8*VW/BK (mod 8),
+  // i.e. 4 for float BK = 8, 2 for double BK = 8, 4 for double BK = 4 (with
+  // BM a multiple of 16). Rows stay 16-byte aligned (pad a multiple of VW).
+  // Nsight Compute measured 4.2-way conflicts on these stores with pad 4 in
+  // the double BK = 8 kernels (docs/performance.md).
+  constexpr int pad = (sizeof(T) == 8 && BK == 8) ? 2 : 4;
+  constexpr int lda_s = BM + pad;
   constexpr int a_elems = BK * lda_s, stage_elems = a_elems + BK * BN;
   constexpr int n_stages = Cfg::stages == 2 ? 2 : 1;
   constexpr int a_per_row = BK / VW, b_per_row = BN / VW;  // chunks per tile row
