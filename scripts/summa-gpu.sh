@@ -16,6 +16,8 @@
 #              summa-aware-ibcast    device buffers to MPI_Ibcast (Open MPI: UCX only; may fail)
 #              summa-panel-512 / -2048   the defaults with another panel width
 #              rows                  the row split at the same N (B replicated)
+#              single-gpu            one rank, one GPU, the whole N (cuBLAS): the
+#                                    yardstick of the 4-GPU speed-up, in the same call
 #   131072   inputs/bench/summa-131072.yaml: 192 GiB of A + B + C over 4 GPUs
 #   table    the table of every report in $OUT (also printed after each step)
 # Steps may be run one by one (each stays well under 10 minutes).
@@ -42,13 +44,14 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 timeout_s=${MMAPP_RUN_TIMEOUT:-540}
 
 # run LABEL DECK [mmapp args...] — one mpirun; report $out/LABEL.json, log $out/LABEL.log
+# (RUN_NP=n in the environment of one call overrides the rank count)
 run() {
-  local label=$1 deck=$2
+  local label=$1 deck=$2 ranks=${RUN_NP:-$np}
   shift 2
   rm -f "$out/$label.json"
-  echo "== $label: mpirun -np $np ${mpirun_args[*]} $bin $deck ${extra[*]} $* --report $out/$label.json"
+  echo "== $label: mpirun -np $ranks ${mpirun_args[*]} $bin $deck ${extra[*]} $* --report $out/$label.json"
   local t0=$SECONDS rc=0
-  timeout "$timeout_s" mpirun -np "$np" "${mpirun_args[@]}" "$bin" "$deck" "${extra[@]}" "$@" --report "$out/$label.json" \
+  timeout "$timeout_s" mpirun -np "$ranks" "${mpirun_args[@]}" "$bin" "$deck" "${extra[@]}" "$@" --report "$out/$label.json" \
     >"$out/$label.log" 2>&1 || rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s$( ((rc == 124)) && echo " (timed out: see $out/$label.log)")"
   ((rc == 0)) || tail -n 5 "$out/$label.log" | sed 's/^/   | /'
@@ -112,6 +115,7 @@ for step in "${steps[@]}"; do
       run summa-panel-512 "$deck" --set parallel.decomposition.panel=512
       run summa-panel-2048 "$deck" --set parallel.decomposition.panel=2048
       run rows "$deck" --set parallel.decomposition=even
+      RUN_NP=1 run single-gpu "$deck" --set parallel.decomposition=even
       table ;;
     131072)
       run summa-131072 inputs/bench/summa-131072.yaml
