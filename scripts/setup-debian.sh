@@ -18,7 +18,7 @@ packages=(
   cmake ninja-build g++ make git patch pkg-config ca-certificates
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
-  libopenblas-dev
+  libopenblas-dev libopenblas-openmp-dev
   python3
 )
 for arg in "$@"; do
