@@ -69,6 +69,20 @@ else()
   find_package(Kokkos REQUIRED)
   find_package(KokkosKernels REQUIRED)
   message(STATUS "mmapp: using installed Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
+  # Kokkos 5 requires C++20 (4.x: C++17). mmapp's targets follow the standard
+  # the installed Kokkos needs or was built with (Kokkos_CXX_STANDARD, from its
+  # package config), when that is newer than the project's C++17.
+  set(_kokkos_std ${CMAKE_CXX_STANDARD})
+  if(Kokkos_VERSION VERSION_GREATER_EQUAL 5.0.0)
+    set(_kokkos_std 20)
+  endif()
+  if(Kokkos_CXX_STANDARD MATCHES "^[0-9]+$" AND Kokkos_CXX_STANDARD GREATER _kokkos_std)
+    set(_kokkos_std ${Kokkos_CXX_STANDARD})
+  endif()
+  if(_kokkos_std GREATER CMAKE_CXX_STANDARD)
+    set(CMAKE_CXX_STANDARD ${_kokkos_std})
+  endif()
+  message(STATUS "mmapp: C++${CMAKE_CXX_STANDARD} (Kokkos ${Kokkos_VERSION} was built with C++${Kokkos_CXX_STANDARD})")
 endif()
 
 if(MMAPP_ENABLE_HOST_BLAS)
