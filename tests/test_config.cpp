@@ -610,7 +610,8 @@ TEST_CASE("config: fuzzer findings stay fixed (tests/fuzz/regressions)", "[confi
   CHECK(contains(value, "got '4\\t\\x01'"));
   CHECK_FALSE(contains(value, "\t"));
   // 02: NUL bytes (yaml-cpp reads the text as UTF-32 and sees nothing).
-  CHECK(error_of(std::string("problem: {n: 4}\n\0\0\0,x: 1\n", 27)) ==
+  const char with_nul[] = "problem: {n: 4}\n\0\0\0,x: 1\n";
+  CHECK(error_of(std::string(with_nul, sizeof with_nul - 1)) ==
         "bad.yaml:2: not a text deck: a NUL byte (decks are UTF-8 YAML)");
   // 03: a stray ',' before the first node: yaml-cpp's LoadAll looped for ever
   // (a hang, then out of memory); now a malformed-YAML error at once.
