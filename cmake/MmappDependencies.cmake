@@ -85,6 +85,19 @@ else()
   message(STATUS "mmapp: C++${CMAKE_CXX_STANDARD} (Kokkos ${Kokkos_VERSION} was built with C++${Kokkos_CXX_STANDARD})")
 endif()
 
+# Sanitizers (the openmp-asan preset): mmapp and its tests only. Directory
+# scope, after Kokkos' add_subdirectory: Kokkos and Kokkos Kernels are not
+# instrumented (third-party; instrumenting them doubles the 2-core CI build);
+# mmapp's kernels and the Kokkos headers they instantiate are, and the
+# runtime intercepts every allocation (Views included) anyway.
+set(MMAPP_SANITIZE "" CACHE STRING "Sanitizers for mmapp and its tests, e.g. address,undefined (empty: none)")
+if(MMAPP_SANITIZE)
+  set(MMAPP_SANITIZE_FLAGS -fsanitize=${MMAPP_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_compile_options(${MMAPP_SANITIZE_FLAGS})
+  add_link_options(${MMAPP_SANITIZE_FLAGS})
+  message(STATUS "mmapp: sanitizers ${MMAPP_SANITIZE} for mmapp and its tests (not for Kokkos)")
+endif()
+
 if(MMAPP_ENABLE_HOST_BLAS)
   # Directory scope, after Kokkos: reaches miniapp/ and tests/ only.
   add_compile_definitions(MMAPP_HOST_BLAS_LINKED_FLAVOUR="${MMAPP_HOST_BLAS_LINKED_FLAVOUR}")

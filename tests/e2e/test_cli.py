@@ -20,8 +20,10 @@ import time
 import traceback
 
 ARGS = None
+# OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"),
+           OMP_PROC_BIND="false", OMP_WAIT_POLICY="passive")
 
 
 def command(*args, np=None):
