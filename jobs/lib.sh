@@ -21,7 +21,8 @@
 # (a link to the job's output file).
 #
 # Exit codes of the scripts: mmapp's own (0 ok, 1 failed verification, 2 bad
-# input, other: a crash), and 2 when the binary or the deck is missing.
+# input, 3 internal error, 4 stopped by a signal with a partial report; other:
+# a crash or the launcher), and 2 when the binary or the deck is missing.
 #
 # Sourcing this file only defines functions and reads jobs/site.sh.
 
@@ -194,10 +195,87 @@ mmapp_launch() {
   esac
 }
 
+# Stopping a job cleanly. mmapp stops at the next repetition when one rank
+# gets SIGTERM or SIGINT (the ranks agree), writes its partial report
+# ("complete": false) and exits 4. It takes a *second* SIGTERM as "stop now"
+# and dies, so a rank must get the signal once. The batch shell therefore
+# traps SIGTERM and SIGINT while mmapp runs and forwards one SIGTERM:
+#   srun launcher:   scancel --signal=TERM $SLURM_JOB_ID (every task of the
+#                    job's steps, once; the batch shell is not signalled)
+#   mpirun launcher: kill -TERM to this node's mmapp processes (children of
+#                    mpirun; one rank is enough, the others follow)
+#   no Slurm:        kill -TERM to the mmapp process
+# Hence the ways to stop a job (jobs/README.md):
+#   scancel --batch --signal=TERM JOBID      any launcher (the batch shell forwards)
+#   #SBATCH --signal=B:TERM@120              the same, 120 s before the time limit
+#   scancel --signal=TERM JOBID              srun launcher only (job steps)
+# `scancel --full` and the time limit itself signal every process of the job
+# (ranks, launcher, batch shell): a rank then gets SIGTERM more than once and
+# is killed; the report left is the last incremental one.
+_MMAPP_STOP=""
+_MMAPP_LAUNCH_PID=""
+
+# _mmapp_descendants PID — the PIDs of PID's descendants, one per line (from /proc).
+_mmapp_descendants() {
+  local f stat pid ppid todo=("$1") parent
+  local -a all=()
+  for f in /proc/[0-9]*/stat; do
+    stat=$(<"$f") 2>/dev/null || continue
+    pid=${f#/proc/}
+    pid=${pid%/stat}
+    read -r _ ppid _ <<<"${stat##*) }" # after the command name: state, ppid
+    all+=("$pid:$ppid")
+  done
+  while ((${#todo[@]})); do
+    parent=${todo[0]}
+    todo=("${todo[@]:1}")
+    for f in "${all[@]}"; do
+      if [[ "${f#*:}" == "$parent" ]]; then
+        echo "${f%%:*}"
+        todo+=("${f%%:*}")
+      fi
+    done
+  done
+}
+
+# _mmapp_forward_stop — sends the one SIGTERM to the ranks (see above).
+_mmapp_forward_stop() {
+  if [[ -n "${SLURM_JOB_ID:-}" && "$MMAPP_LAUNCHER" == srun ]]; then
+    scancel --signal=TERM "$SLURM_JOB_ID" ||
+      mmapp_log "scancel --signal=TERM $SLURM_JOB_ID failed; mmapp goes on until the job ends"
+    return 0
+  fi
+  local bin pid sent=0
+  bin=$(realpath "$MMAPP_BIN" 2>/dev/null || echo "$MMAPP_BIN")
+  for pid in $(_mmapp_descendants "$_MMAPP_LAUNCH_PID"); do
+    if [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$bin" ]]; then
+      kill -TERM "$pid" 2>/dev/null && sent=$((sent + 1))
+    fi
+  done
+  mmapp_log "SIGTERM sent to $sent local mmapp process(es)"
+}
+
+# _mmapp_on_signal SIG — the batch shell's trap while mmapp runs.
+_mmapp_on_signal() {
+  if [[ -n "$_MMAPP_STOP" ]]; then
+    mmapp_log "SIG$1 again: still waiting for mmapp to write its partial report"
+    return 0
+  fi
+  _MMAPP_STOP=$1
+  mmapp_log "SIG$1 received: asking mmapp to stop (partial report, exit code 4)"
+  [[ -n "$_MMAPP_LAUNCH_PID" ]] && _mmapp_forward_stop
+  return 0
+}
+
 # mmapp_run LABEL [--gpu] [ARG...] — runs mmapp once on the deck with ARGs,
 # then the extra arguments, writing MMAPP_OUT/LABEL.json and LABEL.log.
 # MMAPP_BACKEND (when set) adds --backend unless the arguments name one.
-# Returns mmapp's exit code (3 when it exits 0 but writes no report).
+# Returns mmapp's exit code (3 when it exits 0 but writes no report; 4, and
+# mmapp is not started, when the job was already asked to stop).
+# The launch runs in the background while the shell waits, so a SIGTERM or
+# SIGINT to the batch shell is handled at once (see _mmapp_on_signal); the
+# log's tee ignores both, so it outlives a signal to the whole job and mmapp
+# never writes into a closed pipe.
 mmapp_run() {
   local label=$1 gpu=()
   shift
@@ -205,19 +283,34 @@ mmapp_run() {
     gpu=(--gpu)
     shift
   fi
+  if [[ -n "$_MMAPP_STOP" ]]; then
+    mmapp_log "run $label: not started (the job was asked to stop by SIG$_MMAPP_STOP)"
+    return 4
+  fi
   local args=("$@" "${MMAPP_EXTRA[@]}")
   if [[ -n "${MMAPP_BACKEND:-}" && " ${args[*]} " != *" --backend "* ]]; then
     args=(--backend "$MMAPP_BACKEND" "${args[@]}")
   fi
-  local report=$MMAPP_OUT/$label.json rc=0
+  local report=$MMAPP_OUT/$label.json log=$MMAPP_OUT/$label.log rc=0
   rm -f "$report"
   mmapp_log "run $label: $MMAPP_BIN $MMAPP_DECK ${args[*]} --report $report"
-  if mmapp_launch "${gpu[@]}" "$MMAPP_BIN" "$MMAPP_DECK" "${args[@]}" --report "$report" 2>&1 |
-    tee "$MMAPP_OUT/$label.log"; then
+  trap '_mmapp_on_signal TERM' TERM
+  trap '_mmapp_on_signal INT' INT
+  (
+    set +e
+    mmapp_launch "${gpu[@]}" "$MMAPP_BIN" "$MMAPP_DECK" "${args[@]}" --report "$report" 2>&1 |
+      (trap '' TERM INT && exec tee "$log")
+    exit "${PIPESTATUS[0]}"
+  ) &
+  _MMAPP_LAUNCH_PID=$!
+  while :; do
     rc=0
-  else
-    rc=${PIPESTATUS[0]}
-  fi
+    wait "$_MMAPP_LAUNCH_PID" || rc=$?
+    # wait returns early (> 128) when a trapped signal arrives: wait again
+    kill -0 "$_MMAPP_LAUNCH_PID" 2>/dev/null || break
+  done
+  _MMAPP_LAUNCH_PID=""
+  trap - TERM INT
   case $rc in
     0) if [[ ! -s "$report" ]]; then
          mmapp_log "run $label: mmapp exited 0 but wrote no report $report"
@@ -226,8 +319,9 @@ mmapp_run() {
          mmapp_log "run $label: ok, report $report"
        fi ;;
     1) mmapp_log "run $label: FAILED verification (exit 1)" ;;
-    2) mmapp_log "run $label: bad input (exit 2), see $MMAPP_OUT/$label.log" ;;
-    *) mmapp_log "run $label: mmapp or the launcher failed (exit $rc), see $MMAPP_OUT/$label.log" ;;
+    2) mmapp_log "run $label: bad input (exit 2), see $log" ;;
+    4) mmapp_log "run $label: stopped by a signal (exit 4); partial report $report" ;;
+    *) mmapp_log "run $label: mmapp or the launcher failed (exit $rc), see $log" ;;
   esac
   return "$rc"
 }

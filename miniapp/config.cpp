@@ -12,6 +12,7 @@
 // `--set KEY: message` instead. Only API common to yaml-cpp 0.7 and 0.8 is used.
 #include "config.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -25,6 +26,23 @@
 #include <sstream>
 
 namespace mmapp {
+
+DeckError::DeckError(const std::string& what) : std::runtime_error([&what] {
+  // The message quotes deck text: keep it one printable line (found by tests/fuzz).
+  std::string out;
+  for (const char ch : what) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else out += ch;
+  }
+  return out;
+}()) {}
 
 const char* to_string(DType t) {
   switch (t) {
@@ -865,24 +883,65 @@ std::string emit(const Config& c) {
   return std::string(out.c_str()) + "\n";
 }
 
+/// Counts the YAML documents of a text, with a bound: yaml-cpp 0.7's LoadAll
+/// never ends on some malformed input (a stray ',' before the first node
+/// yields null documents without consuming it; found by tests/fuzz), so
+/// LoadAll is not used. `second` is the first node of the second document.
+struct DocumentCounter : YAML::EventHandler {
+  static constexpr int kBound = 64;  ///< reached only when the parser makes no progress
+  int documents = 0;
+  YAML::Mark second = YAML::Mark::null_mark();
+  void count(const std::string& text) {
+    std::stringstream in(text);
+    YAML::Parser parser(in);
+    while (documents < kBound && parser.HandleNextDocument(*this)) {
+    }
+  }
+  void node(const YAML::Mark& m) {
+    if (documents == 2 && second.line < 0) second = m;
+  }
+  void OnDocumentStart(const YAML::Mark&) override { ++documents; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+};
+
 }  // namespace
 
 Config parse_deck_string(const std::string& yaml_text, const std::string& name,
                          const std::vector<std::string>& overrides) {
-  std::vector<YAML::Node> docs;
+  // YAML excludes NUL; yaml-cpp 0.7 takes leading NULs for UTF-32 and reads
+  // nothing (found by tests/fuzz): say what is wrong instead of "empty deck".
+  if (const auto nul = yaml_text.find('\0'); nul != std::string::npos) {
+    const auto line = std::count(yaml_text.begin(), yaml_text.begin() + static_cast<long>(nul), '\n') + 1;
+    throw DeckError(name + ":" + std::to_string(line) + ": not a text deck: a NUL byte (decks are UTF-8 YAML)");
+  }
+  YAML::Node root;
+  DocumentCounter docs;
   try {
-    docs = YAML::LoadAll(yaml_text);
+    root = YAML::Load(yaml_text);
+    docs.count(yaml_text);
   } catch (const YAML::Exception& e) {
     throw DeckError(name + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : std::string()) +
                     ": malformed YAML: " + e.msg);
   }
-  if (docs.empty() || docs.front().IsNull()) throw DeckError(name + ": empty deck (it needs at least problem.n)");
-  if (docs.size() > 1) {
-    const auto line = docs[1].Mark().line;
+  if (docs.documents >= DocumentCounter::kBound)
+    throw DeckError(name + ": malformed YAML: the parser reads no node (a stray ',', ']' or '}' before the first key?)");
+  if (root.IsNull()) throw DeckError(name + ": empty deck (it needs at least problem.n)");
+  if (docs.documents > 1) {
+    const auto line = docs.second.line;
     throw DeckError(name + (line >= 0 ? ":" + std::to_string(line + 1) : std::string()) +
-                    ": expected one YAML document, found " + std::to_string(docs.size()));
+                    ": expected one YAML document, found " + std::to_string(docs.documents));
   }
-  YAML::Node root = docs.front();
   try {
     std::vector<std::string> override_paths;
     if (root.IsMap())

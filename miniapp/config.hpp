@@ -130,8 +130,10 @@ struct Config {
 
 /// A bad deck or override: what(), e.g.
 ///   "inputs/x.yaml:7: problem.m: expected an integer >= 1, got 'abc'".
+/// Always one line: control characters in the text (a quoted key or value
+/// may hold a newline, a tab or a NUL) are written as \n, \r, \t, \xHH.
 struct DeckError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit DeckError(const std::string& what);
 };
 
 /// Parses and validates the deck at `path`, applying `overrides` ("key=value",

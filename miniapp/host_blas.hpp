@@ -1,9 +1,18 @@
-// host_blas.hpp — keeping the host vendor yardstick honest. OpenBLAS picks
-// its kernels from the CPU model at load time; on virtual machines that hide
-// the model it falls back to "Prescott" (SSE3) kernels, 2-5x slower than the
-// AVX2/AVX-512 ones the CPU has (seen on the development VM, 2026-11-22:
-// 62 vs 268 GFLOP/s, N=2048 float). OPENBLAS_CORETYPE fixes that, but must be
-// set before the library loads.
+// host_blas.hpp — keeping the host vendor yardstick honest.
+//
+// 1. Kernels: OpenBLAS picks its kernels from the CPU model at load time; on
+//    virtual machines that hide the model it falls back to "Prescott" (SSE3)
+//    kernels, 2-5x slower than the AVX2/AVX-512 ones the CPU has (seen on the
+//    development VM, 2026-11-22: 62 vs 268 GFLOP/s, N=2048 float).
+//    OPENBLAS_CORETYPE fixes that, but must be set before the library loads.
+// 2. Threads: the jobs run OpenMP with OMP_PROC_BIND=spread OMP_PLACES=threads,
+//    so libgomp binds the main thread to the first place (one core) before
+//    OpenBLAS initialises. OpenBLAS then counts one usable CPU and runs one
+//    thread, on that core (measured 8x slower on a 16-core Xeon, 1.8x on this
+//    2-core VM). The build links OpenBLAS' OpenMP flavour where it exists
+//    (cmake/MmappDependencies.cmake): its threads are the OpenMP team, on the
+//    same places as mmapp's kernels. With the pthreads flavour (the fallback),
+//    its workers are re-pinned to all the places at start.
 #pragma once
 
 #include <string>
@@ -14,12 +23,58 @@ namespace mmapp {
 /// BLAS is not OpenBLAS.
 std::string host_blas_core();
 
-/// Call first thing in main(), before MPI_Init. When OpenBLAS runs a generic
-/// core although /proc/cpuinfo lists avx512f (-> SkylakeX) or avx2 (->
-/// Haswell), and OPENBLAS_CORETYPE is unset, sets it and re-executes this
-/// program (same pid, same arguments, the CPU affinity of the OpenMP places
-/// restored). Otherwise returns. Never throws; if the
-/// re-exec fails the run goes on with the generic core.
+/// Call first thing in main(), before MPI_Init and before Kokkos starts (no
+/// thread but OpenBLAS' own may exist yet). Two steps:
+/// 1. When OpenBLAS runs a generic core although /proc/cpuinfo lists avx512f
+///    (-> SkylakeX) or avx2 (-> Haswell), and OPENBLAS_CORETYPE is unset,
+///    sets it and re-executes this program (same pid, same arguments, the CPU
+///    affinity of the OpenMP places restored); if the re-exec fails the run
+///    goes on with the generic core.
+/// 2. Gives OpenBLAS the thread count of the kernels (OPENBLAS_NUM_THREADS
+///    when set, else omp_get_max_threads()) and, for the pthreads flavour,
+///    re-pins its worker threads (and creates the missing ones) on the union
+///    of the OpenMP places (or this process' CPUs) instead of the one core
+///    the main thread is bound to. The OpenMP flavour needs no pinning: its
+///    threads are the OpenMP team on the OpenMP places.
+/// Never throws.
 void ensure_host_blas_core(char** argv);
+
+/// How OpenBLAS runs its threads, from openblas_get_parallel(): "openmp",
+/// "pthreads", "sequential", or "" when the host BLAS is not OpenBLAS.
+/// This is the library actually loaded, whatever the build meant to link.
+std::string host_blas_threading();
+
+/// The flavour the build linked (cmake/MmappDependencies.cmake's fallback
+/// chain): "openmp" (an OpenMP build was found), "default" (the system's
+/// libopenblas; its threading is what host_blas_threading() says), "given"
+/// (MMAPP_HOST_BLAS_LIBRARY), or "" without a host BLAS.
+std::string host_blas_linked_flavour();
+
+/// The number of threads OpenBLAS uses for one call
+/// (openblas_get_num_threads()), or 0 when the host BLAS is not OpenBLAS.
+int host_blas_threads();
+
+/// True when OpenBLAS' threads are bound to the OpenMP places, the same cores
+/// as mmapp's kernels: the OpenMP flavour with OMP_PROC_BIND active. False
+/// for the pthreads flavour (its threads float over host_blas_cpus() CPUs),
+/// for unbound OpenMP, and without OpenBLAS.
+bool host_blas_bound();
+
+/// The number of CPUs OpenBLAS' threads may run on: the OpenMP places' CPUs
+/// (OpenMP flavour), or the union of the threads' affinity masks (pthreads
+/// flavour: measured by ensure_host_blas_core after the re-pinning, else
+/// now). 1 with more than one thread means the threads share one core (the
+/// problem described above). 0 without OpenBLAS.
+int host_blas_cpus();
+
+/// The file of the OpenBLAS library loaded in this process (dladdr, symlinks
+/// resolved), e.g. /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblasp-r0.3.21.so;
+/// "" without OpenBLAS.
+std::string host_blas_library();
+
+/// OpenBLAS' build configuration string (openblas_get_config()), e.g.
+/// "OpenBLAS 0.3.21 NO_AFFINITY USE_OPENMP Cooperlake MAX_THREADS=64"; ""
+/// without OpenBLAS.
+std::string host_blas_config();
 
 }  // namespace mmapp

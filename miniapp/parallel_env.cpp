@@ -47,15 +47,19 @@ RankPlacement place_rank() {
   return p;
 }
 
+std::string slurm_launcher_mismatch(int mpi_size, const char* step_num_tasks) {
+  const int tasks = step_num_tasks ? std::atoi(step_num_tasks) : 0;
+  if (mpi_size != 1 || tasks <= 1) return "";
+  return "MPI world has 1 rank but this is one of " + std::to_string(tasks) +
+         " tasks that srun started (SLURM_STEP_NUM_TASKS): the MPI library does not see srun's process manager, "
+         "so each task would run alone as rank 0; launch with srun --mpi=pmix (or the site's MPI plugin), or with "
+         "mpirun inside the allocation";
+}
+
 std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices) {
-  // Launcher mismatch: srun/sbatch asked for N tasks but this MPI world is smaller.
-  if (const char* nt = std::getenv("SLURM_NTASKS")) {
-    const int ntasks = std::atoi(nt);
-    if (ntasks > 0 && ntasks != p.size)
-      return "MPI world has " + std::to_string(p.size) + " rank(s) but SLURM_NTASKS is " + std::to_string(ntasks) +
-             ": the launcher does not match the MPI library (each task would run as a separate rank 0); "
-             "launch with srun --mpi=pmix (or the site's MPI plugin) or mpirun inside the allocation";
-  }
+  // Launcher mismatch: srun started several tasks, each of them a one-rank world.
+  if (std::string why = slurm_launcher_mismatch(p.size, std::getenv("SLURM_STEP_NUM_TASKS")); !why.empty())
+    return why;
   // Ranks of a node that would drive the same physical GPU.
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, p.rank, MPI_INFO_NULL, &node);

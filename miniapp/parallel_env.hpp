@@ -37,10 +37,20 @@ RankPlacement place_rank();
 /// backend is cuda. Refused: two ranks of a node driving
 /// the same physical GPU (same PCI bus id, so per-rank CUDA_VISIBLE_DEVICES
 /// from Slurm's --gpus-per-task is fine) when `uses_gpu` and not
-/// `share_devices`, naming the rank and GPU counts; a rank with no GPU; or an
-/// MPI size that differs from SLURM_NTASKS (a launcher mismatch that runs
-/// separate one-rank jobs).
+/// `share_devices`, naming the rank and GPU counts; a rank with no GPU; or a
+/// launcher mismatch under Slurm (slurm_launcher_mismatch).
 std::string check_placement(const RankPlacement& p, bool uses_gpu, bool share_devices);
+
+/// The launcher-mismatch check under Slurm, pure. `mpi_size`: MPI_COMM_WORLD's
+/// size; `step_num_tasks`: the value of SLURM_STEP_NUM_TASKS (nullptr when
+/// unset), which srun sets in the tasks of a job step and which the batch
+/// step, where mpirun runs, does not have. Returns the refusal message, or "".
+/// Refused only when the world has 1 rank while srun started more than one
+/// task: the MPI library did not see srun's process manager (no PMI), so every
+/// task runs alone as rank 0 of 1. Accepted: a world smaller than the
+/// allocation (`mpirun -np 2` in a 4-task job: SLURM_NTASKS is 4), mpirun's
+/// ranks (no step variables), and srun with a working PMI (size == tasks).
+std::string slurm_launcher_mismatch(int mpi_size, const char* step_num_tasks);
 
 /// Collective error agreement: `mine` is this rank's error ("" when fine).
 /// Returns "" on every rank when no rank failed, else the message of the

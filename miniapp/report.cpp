@@ -45,6 +45,11 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
   }
   p.execution_spaces = enabled_backends();
   p.host_blas_core = host_blas_core();
+  p.host_blas_threading = host_blas_threading();
+  p.host_blas_library = host_blas_library();
+  p.host_blas_threads = host_blas_threads();
+  p.host_blas_cpus = host_blas_cpus();
+  p.host_blas_bound = host_blas_bound();
   return p;
 }
 
@@ -52,7 +57,10 @@ void print_placement(std::ostream& os, const Provenance& p) {
   os << fmt::format("mmapp {} ({}), Kokkos {}, execution spaces:", p.mmapp_version, p.git_hash, p.kokkos_version);
   for (const auto& s : p.execution_spaces) os << ' ' << s;
   os << fmt::format(", {} rank(s), {} host thread(s) per rank", p.ranks, p.threads);
-  if (!p.host_blas_core.empty()) os << ", OpenBLAS core " << p.host_blas_core;
+  if (!p.host_blas_core.empty())
+    os << fmt::format(", OpenBLAS core {}, {} {} thread(s) on {} CPU(s){}", p.host_blas_core, p.host_blas_threads,
+                      p.host_blas_threading, p.host_blas_cpus,
+                      p.host_blas_bound ? " bound to the kernels' places" : "");
   os << "\n";
   os << fmt::format("{:>4}  {:<20} {:>6}  {:<8} {}\n", "rank", "host", "device", "backend", "device name");
   for (size_t r = 0; r < p.rank_hosts.size(); ++r)
@@ -228,6 +236,13 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                      {"host", prov.rank_hosts.empty() ? "" : prov.rank_hosts.front()},
                      {"threads", prov.threads},
                      {"host_blas_core", prov.host_blas_core},
+                     {"host_blas",
+                      {{"core", prov.host_blas_core},
+                       {"threading", prov.host_blas_threading},
+                       {"threads", prov.host_blas_threads},
+                       {"cpus", prov.host_blas_cpus},
+                       {"bound", prov.host_blas_bound},
+                       {"library", prov.host_blas_library}}},
                      {"ranks", prov.ranks}};
   j["deck"] = {{"path", cfg.deck_path}, {"resolved_yaml", cfg.resolved_yaml}};
   j["ranks"] = ranks;

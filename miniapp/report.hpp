@@ -16,6 +16,13 @@ namespace mmapp {
 struct Provenance {
   std::string mmapp_version, git_hash, kokkos_version, date_utc;
   std::string host_blas_core;  ///< OpenBLAS core type in use ("" if not OpenBLAS)
+  /// The host vendor's threads on rank 0 (host_blas.hpp): "openmp",
+  /// "pthreads", "sequential" or "" (not OpenBLAS); thread count; whether
+  /// they are bound to the kernels' OpenMP places; on how many CPUs they run;
+  /// the library file loaded.
+  std::string host_blas_threading, host_blas_library;
+  int host_blas_threads = 0, host_blas_cpus = 0;
+  bool host_blas_bound = false;
   std::vector<std::string> execution_spaces;  ///< compiled in
   int ranks = 1, threads = 1;
   std::vector<std::string> rank_hosts, rank_devices, rank_backends;

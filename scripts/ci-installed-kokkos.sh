@@ -13,6 +13,12 @@ prefix=${1:-$work/prefix}
 src=$top/build/openmp/_deps/kokkos-3.4.01
 [[ -d "$src/kokkos" ]] || { echo "configure the openmp preset first ($src missing)" >&2; exit 1; }
 jobs=$(nproc)
+# The host BLAS the openmp preset chose (cmake/MmappDependencies.cmake), for Kokkos Kernels too.
+blas=$(sed -n 's/^MMAPP_OPENBLAS_LIBRARY:FILEPATH=//p' "$top/build/openmp/CMakeCache.txt")
+blas_dir=$(dirname "${blas:-/usr/lib/libopenblas.so}")
+blas_name=$(basename "${blas:-libopenblas.so}")
+blas_name=${blas_name#lib}
+blas_name=${blas_name%%.*}
 
 cmake -S "$src/kokkos" -B "$work/kokkos" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
   -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON >"$work.kokkos.log" 2>&1 || { tail -30 "$work.kokkos.log"; exit 1; }
@@ -20,7 +26,8 @@ cmake --build "$work/kokkos" --target install -j "$jobs" >>"$work.kokkos.log" 2>
 cmake -S "$src/kokkos-kernels" -B "$work/kokkos-kernels" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
   -DKokkosKernels_ENABLED_COMPONENTS=BLAS -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
-  -DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=OFF -DBLAS_LIBRARIES=openblas \
+  -DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=OFF \
+  -DBLAS_LIBRARY_DIRS="$blas_dir" -DBLAS_LIBRARIES="$blas_name" \
   "-DF77_BLAS_MANGLE=(name,NAME) name ## _" >"$work.kk.log" 2>&1 || { tail -30 "$work.kk.log"; exit 1; }
 cmake --build "$work/kokkos-kernels" --target install -j "$jobs" >>"$work.kk.log" 2>&1 || { tail -30 "$work.kk.log"; exit 1; }
 

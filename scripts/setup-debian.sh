@@ -5,9 +5,10 @@
 # system's apt setup is left as it was. Safe to run again: it installs nothing
 # that is already there.
 #
-# Usage: scripts/setup-debian.sh [--with-slurm] [--with-plots]
+# Usage: scripts/setup-debian.sh [--with-slurm] [--with-plots] [--with-fuzz]
 #   --with-slurm  slurm-wlm and munge, for the tests of jobs/ (tests/slurm)
 #   --with-plots  python3-matplotlib, for scripts/plot_reports.py
+#   --with-fuzz   clang and its libFuzzer/sanitizer runtimes, for scripts/run-fuzz.sh
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,7 +19,7 @@ packages=(
   cmake ninja-build g++ make git patch pkg-config ca-certificates
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
-  libopenblas-dev
+  libopenblas-dev libopenblas-openmp-dev
   libscalapack-openmpi-dev
   python3
 )
@@ -26,7 +27,8 @@ for arg in "$@"; do
   case "$arg" in
     --with-slurm) packages+=(slurm-wlm munge) ;;
     --with-plots) packages+=(python3-matplotlib) ;;
-    *) echo "setup-debian.sh: unknown option '$arg' (--with-slurm, --with-plots)" >&2; exit 2 ;;
+    --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "setup-debian.sh: unknown option '$arg' (--with-slurm, --with-plots, --with-fuzz)" >&2; exit 2 ;;
   esac
 done
 

@@ -706,3 +706,24 @@ TEST_CASE("config: tiled takes a variant tag", "[config]") {
   CHECK_THROWS_WITH(parse("problem: {n: 64}\nkernels: [{name: tiled, tile: auto, variant: x}]\n"),
                     Catch::Matchers::ContainsSubstring("exclusive with tile: auto"));
 }
+
+TEST_CASE("config: fuzzer findings stay fixed (tests/fuzz/regressions)", "[config]") {
+  // 01: deck text quoted in a message kept its control characters, so the
+  // one-line message spanned lines (a quoted key "ru\nn", a NUL in a key).
+  const std::string key = error_of("problem: {n: 4}\n\"ru\\nn\": 1\n");
+  CHECK(key.rfind("bad.yaml:2: ru\\nn: unknown key", 0) == 0);
+  CHECK_FALSE(contains(key, "\n"));
+  const std::string value = error_of("problem: {n: \"4\\t\\u0001\"}\n");
+  CHECK(contains(value, "got '4\\t\\x01'"));
+  CHECK_FALSE(contains(value, "\t"));
+  // 02: NUL bytes (yaml-cpp reads the text as UTF-32 and sees nothing).
+  const char with_nul[] = "problem: {n: 4}\n\0\0\0,x: 1\n";
+  CHECK(error_of(std::string(with_nul, sizeof with_nul - 1)) ==
+        "bad.yaml:2: not a text deck: a NUL byte (decks are UTF-8 YAML)");
+  // 03: a stray ',' before the first node: yaml-cpp's LoadAll looped for ever
+  // (a hang, then out of memory); now a malformed-YAML error at once.
+  CHECK(contains(error_of(", 147483648: 4}\nkernels:\n  - tile: [1]\n"), "bad.yaml: malformed YAML"));
+  CHECK(contains(error_of("]\n"), "malformed YAML"));
+  // Two documents are still told apart from one.
+  CHECK(error_of("problem: {n: 4}\n---\nproblem: {n: 5}\n") == "bad.yaml:3: expected one YAML document, found 2");
+}

@@ -21,13 +21,13 @@ mmapp::RankPlacement with_gpu(const std::string& pci) {
 }  // namespace
 
 TEST_CASE("distinct GPUs per rank are accepted", "[placement]") {
-  unsetenv("SLURM_NTASKS");
+  unsetenv("SLURM_STEP_NUM_TASKS");
   const auto p = with_gpu("0000:" + std::to_string(10 + mmapp::place_rank().rank) + ":00.0");
   CHECK(mmapp::check_placement(p, true, false).empty());
 }
 
 TEST_CASE("ranks sharing one GPU are refused unless the deck allows it", "[placement]") {
-  unsetenv("SLURM_NTASKS");
+  unsetenv("SLURM_STEP_NUM_TASKS");
   const auto p = with_gpu("0000:1B:00.0");
   if (p.local_size > 1) {
     const std::string why = mmapp::check_placement(p, true, false);
@@ -41,7 +41,7 @@ TEST_CASE("ranks sharing one GPU are refused unless the deck allows it", "[place
 }
 
 TEST_CASE("a cuda run on a rank without a GPU is refused", "[placement]") {
-  unsetenv("SLURM_NTASKS");
+  unsetenv("SLURM_STEP_NUM_TASKS");
   mmapp::RankPlacement p = mmapp::place_rank();
   p.visible_gpus = 0;
   p.device_id = -1;
@@ -49,11 +49,32 @@ TEST_CASE("a cuda run on a rank without a GPU is refused", "[placement]") {
   CHECK_THAT(mmapp::check_placement(p, true, false), ContainsSubstring("no CUDA device"));
 }
 
-TEST_CASE("an MPI size that differs from SLURM_NTASKS is a launcher mismatch", "[placement]") {
+TEST_CASE("launcher mismatch: only a one-rank world among several srun tasks is refused", "[placement]") {
+  using mmapp::slurm_launcher_mismatch;
+  // srun started 4 tasks and each is a world of 1: the MPI library has no PMI.
+  CHECK_THAT(slurm_launcher_mismatch(1, "4"), ContainsSubstring("1 rank") && ContainsSubstring("4 tasks") &&
+                                                  ContainsSubstring("srun --mpi=pmix") && ContainsSubstring("mpirun"));
+  CHECK_FALSE(slurm_launcher_mismatch(1, "2").empty());
+  // Accepted: srun with a working PMI, one-task steps, no step at all (the
+  // batch step, where mpirun runs: `mpirun -np 2` in a 4-task allocation).
+  CHECK(slurm_launcher_mismatch(4, "4").empty());
+  CHECK(slurm_launcher_mismatch(1, "1").empty());
+  CHECK(slurm_launcher_mismatch(1, nullptr).empty());
+  CHECK(slurm_launcher_mismatch(2, nullptr).empty());
+  CHECK(slurm_launcher_mismatch(1, "").empty());
+  CHECK(slurm_launcher_mismatch(1, "garbage").empty());
+}
+
+TEST_CASE("check_placement reads SLURM_STEP_NUM_TASKS, not SLURM_NTASKS", "[placement]") {
   const auto p = mmapp::place_rank();
-  setenv("SLURM_NTASKS", std::to_string(p.size + 1).c_str(), 1);
-  CHECK_THAT(mmapp::check_placement(p, false, false), ContainsSubstring("SLURM_NTASKS"));
-  setenv("SLURM_NTASKS", std::to_string(p.size).c_str(), 1);
+  unsetenv("SLURM_STEP_NUM_TASKS");
+  setenv("SLURM_NTASKS", std::to_string(p.size + 2).c_str(), 1);  // a bigger allocation: fine
   CHECK(mmapp::check_placement(p, false, false).empty());
+  setenv("SLURM_STEP_NUM_TASKS", "3", 1);
+  if (p.size == 1)
+    CHECK_THAT(mmapp::check_placement(p, false, false), ContainsSubstring("SLURM_STEP_NUM_TASKS"));
+  else
+    CHECK(mmapp::check_placement(p, false, false).empty());
+  unsetenv("SLURM_STEP_NUM_TASKS");
   unsetenv("SLURM_NTASKS");
 }

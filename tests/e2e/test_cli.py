@@ -20,8 +20,10 @@ import time
 import traceback
 
 ARGS = None
+# OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"),
+           OMP_PROC_BIND="false", OMP_WAIT_POLICY="passive")
 
 
 def command(*args, np=None):
@@ -65,6 +67,10 @@ def test_small_deck_table_and_report(tmp):
     for key in ("kokkos_version", "backend", "device", "threads", "ranks", "execution_spaces"):
         assert key in r["provenance"], key
     assert r["provenance"]["ranks"] == ARGS.np
+    blas = r["provenance"]["host_blas"]
+    if blas["core"] and "OPENBLAS_NUM_THREADS" not in os.environ:  # the vendor runs as many threads as the kernels
+        assert blas["threads"] == r["provenance"]["threads"], blas
+        assert blas["threading"] in ("openmp", "pthreads", "sequential") and blas["cpus"] >= 1, blas
     assert "resolved_yaml" in r["deck"] and "problem" in r["deck"]["resolved_yaml"]
     assert len(r["runs"]) == 8, len(r["runs"])
     assert r["complete"] is True and r["stopped_by"] is None

@@ -5,7 +5,7 @@
 # Usage: tests/slurm/run-slurm-tests.sh REPO_ROOT PATH_TO_MMAPP
 # Exit: 0 all passed; 1 a test failed; 77 skipped (Slurm cannot run here: not
 # root, slurm-wlm/munge cannot be installed, a port is taken, a daemon dies
-# at start). Everything is bounded in time (about a minute when it passes).
+# at start). Everything is bounded in time (about 3 minutes when it passes).
 #
 # What it does:
 #   1. installs slurm-wlm and munge with apt-get when missing;
@@ -23,7 +23,15 @@
 #      the job with a message and a non-zero exit code; checks that the GPU
 #      scripts are accepted by --test-only on the GPU-shaped cluster (and that
 #      a request for more GPUs than the node has is refused); checks that
-#      jobs/submit.sh passes the site's partition;
+#      jobs/submit.sh passes the site's partition; submits cpu-node.sbatch
+#      every way a user does (jobs/submit.sh and plain sbatch with arguments
+#      from the checkout root, plain sbatch from another directory, a checkout
+#      path with a blank; a wrong MMAPP_ROOT fails); stops a long sweep
+#      through Slurm three ways (scancel on the steps with srun, scancel
+#      --batch with mpirun, sbatch --signal=B:TERM@45 before a 1-minute limit)
+#      and checks the partial report and exit code 4; checks mmapp's
+#      launcher-mismatch check (mpirun -np 2 in a 4-task job accepted; srun
+#      tasks that are each a one-rank world refused);
 #   4. stops what it started, by PID, and removes the temp folder
 #      (MMAPP_SLURM_KEEP=1 keeps it for debugging).
 # MMAPP_TEST_DECK overrides the deck (default REPO_ROOT/inputs/default.yaml).
@@ -39,7 +47,7 @@ bin=$(realpath -m "$2")
 deck=${MMAPP_TEST_DECK:-$repo/inputs/default.yaml}
 keep=${MMAPP_SLURM_KEEP:-0}
 start_time=$SECONDS
-budget=270            # seconds for the whole run, start-up included
+budget=480            # seconds for the whole run, start-up included
 job_timeout=120       # seconds for one sbatch --wait
 
 # The test runs its own cluster: nothing of an outer Slurm job or of the
@@ -625,6 +633,190 @@ PY
 }
 summa_multi_node_tests
 # ==== END summa ====================================================================
+# T11: the ways of submitting (lib.sh must be found from the spooled copy):
+# jobs/submit.sh and plain sbatch with arguments from the checkout root,
+# plain sbatch from another directory, a checkout path with a blank; a wrong
+# MMAPP_ROOT (the override) fails the job with a message.
+# submit_in DIR ENV... -- COMMAND... — runs COMMAND (sbatch --parsable --wait
+# ... or submit.sh ...) in DIR; sets JOB_ID and JOB_RC
+submit_in() {
+  local dir=$1 envs=() out
+  shift
+  while [[ "$1" != -- ]]; do
+    envs+=("$1")
+    shift
+  done
+  shift
+  out=$(cd "$dir" && env "${base_env[@]}" "${envs[@]}" timeout "$job_timeout" "$@" 2>"$work/sbatch.err")
+  JOB_RC=$?
+  JOB_ID=${out%%;*}
+  JOB_ID=${JOB_ID//[^0-9]/}
+}
+elsewhere=$tmp/elsewhere
+mkdir -p "$elsewhere"
+wait_opts=(--parsable --wait --cpus-per-task=1 "--output=$work/%x-%j.out")
+t="submit.sh from the checkout root: relative script, deck and arguments"
+if ! out_budget "$t"; then
+  submit_in "$repo" -- jobs/submit.sh "${wait_opts[@]}" jobs/cpu-node.sbatch inputs/default.yaml --set problem.n=40
+  check_job "$t" "$work/mmapp-cpu-$JOB_ID.out" "$results/mmapp-cpu-$JOB_ID/openmp.json" --ranks 1 --n 40
+fi
+t="plain sbatch from the checkout root: relative script, deck and arguments"
+if ! out_budget "$t"; then
+  submit_in "$repo" -- sbatch "${wait_opts[@]}" jobs/cpu-node.sbatch inputs/default.yaml --set problem.n=44
+  check_job "$t" "$work/mmapp-cpu-$JOB_ID.out" "$results/mmapp-cpu-$JOB_ID/openmp.json" --ranks 1 --n 44
+fi
+t="plain sbatch from another directory: absolute script and deck, arguments"
+if ! out_budget "$t"; then
+  submit_in "$elsewhere" -- sbatch "${wait_opts[@]}" "$repo/jobs/cpu-node.sbatch" "$deck" --set problem.n=52
+  check_job "$t" "$work/mmapp-cpu-$JOB_ID.out" "$results/mmapp-cpu-$JOB_ID/openmp.json" --ranks 1 --n 52
+fi
+t="plain sbatch of a checkout whose path has a blank, with arguments"
+if ! out_budget "$t"; then
+  blank="$tmp/my checkout"
+  mkdir -p "$blank" && cp -r "$repo/jobs" "$blank/"
+  submit_in "$elsewhere" -- sbatch "${wait_opts[@]}" "$blank/jobs/cpu-node.sbatch" "$deck" --set problem.n=56
+  rep=$results/mmapp-cpu-$JOB_ID/openmp.json
+  if ((JOB_RC != 0)); then
+    fail "$t" "job ${JOB_ID:-?} exit code $JOB_RC ($(cat "$work/sbatch.err"))" "$(job_output "$work/mmapp-cpu-$JOB_ID.out")"
+  elif ! problems=$(python3 "$repo/tests/slurm/check_reports.py" "$rep" --n 56); then
+    fail "$t" "$problems"
+  elif ! grep -q "^checkout  *$blank @" "$work/mmapp-cpu-$JOB_ID.out"; then
+    fail "$t" "the job did not take jobs/ from '$blank'" "$(job_output "$work/mmapp-cpu-$JOB_ID.out")"
+  else
+    pass "$t"
+  fi
+fi
+expect_failure "MMAPP_ROOT without jobs/lib.sh fails the job (exit 2)" \
+  "jobs/lib.sh not found in MMAPP_ROOT=$tmp/nowhere" 2 \
+  MMAPP_ROOT="$tmp/nowhere" -- --cpus-per-task=1 "$repo/jobs/cpu-node.sbatch"
+
+# T12: a long sweep stopped through Slurm: mmapp stops at the next
+# repetition, writes its partial report ("complete": false, "stopped_by":
+# "SIGTERM") and exits 4, which is the job's exit code. Three ways that reach
+# the ranks exactly once (jobs/README.md): scancel on the job steps (srun's
+# ranks), scancel --batch (the batch shell forwards; mpirun's ranks are in the
+# batch step), and sbatch --signal=B:TERM@secs before the time limit (srun).
+sweep_deck=$work/long-sweep.yaml
+# 30 cases of a few seconds each (naive, N ~ 1000, 2 cores): longer than the
+# time before the --signal of the last test arrives
+{
+  echo "problem: {sizes: [$(seq -s ', ' 1000 1029)], dtype: float}"
+  echo "kernels: [naive]"
+  echo "run: {warmup: 0, repetitions: 2}"
+} >"$sweep_deck"
+# stop_job NAME HOW ENV... -- SBATCH_ARGS... — submits cpu-node.sbatch on the
+# long sweep; HOW "scancel ARGS..." is run once the report holds a finished
+# run, HOW "limit" waits for the --signal given in SBATCH_ARGS; then checks.
+stop_job() {
+  local name=$1 how=$2 envs=() id rep outfile i state code problems=() p
+  shift 2
+  while [[ "$1" != -- ]]; do
+    envs+=("$1")
+    shift
+  done
+  shift
+  out_budget "$name" && return
+  id=$(env "${base_env[@]}" "${envs[@]}" sbatch --parsable "$@" "$repo/jobs/cpu-node.sbatch" "$sweep_deck" 2>"$work/sbatch.err")
+  id=${id%%;*}
+  rep=$results/mmapp-cpu-$id/openmp.json
+  outfile=$work/mmapp-cpu-$id.out
+  if [[ "$how" == scancel* ]]; then
+    for ((i = 0; i < 240; i++)); do
+      python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["runs"] else 1)' "$rep" 2>/dev/null && break
+      sleep 0.5
+    done
+    ((i < 240)) || problems+=("no finished run in $rep after 120 s")
+    $how "$id" || problems+=("'$how $id' failed")
+  fi
+  for ((i = 0; i < 360; i++)); do
+    state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    [[ "$state" =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY)$ ]] && break
+    sleep 0.5
+  done
+  if [[ ! "$state" =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT)$ ]]; then
+    scancel "$id"
+    problems+=("job $id still '$state' after 180 s")
+  fi
+  code=$(job_exit_code "$id")
+  [[ "$code" == "4:0" ]] || problems+=("job exit code '$code', expected 4:0 (mmapp's 'stopped by a signal')")
+  if p=$(python3 - "$rep" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+bad = []
+if d.get("complete") is not False: bad.append(f"complete is {d.get('complete')!r}, expected false")
+if d.get("stopped_by") != "SIGTERM": bad.append(f"stopped_by is {d.get('stopped_by')!r}, expected 'SIGTERM'")
+done = [r for r in runs if r.get("status") == "ok" and r.get("verified") is True]
+if not done: bad.append("no finished, verified run")
+if len(runs) >= 30: bad.append(f"{len(runs)} runs: the sweep was not stopped")
+print("; ".join(bad) if bad else f"{len(done)} finished run(s) of 30")
+sys.exit(1 if bad else 0)
+EOF
+  ); then
+    :
+  else
+    problems+=("report $rep: ${p:-unreadable}")
+  fi
+  grep -q "stopped by a signal (exit 4)" "$outfile" 2>/dev/null ||
+    problems+=("the job log does not say 'stopped by a signal (exit 4)'")
+  if ((${#problems[@]})); then
+    fail "$name" "${problems[@]}" "$(job_output "$outfile")"
+  else
+    pass "$name ($p)"
+  fi
+}
+if ((ncpus >= 2)); then
+  stop_job "stop: scancel --signal=TERM on the steps, srun, 1 rank x 2 threads" "scancel --signal=TERM" \
+    MMAPP_LAUNCHER=srun -- --cpus-per-task=2
+  stop_job "stop: scancel --batch --signal=TERM, mpirun, 2 ranks x 1 thread" "scancel --batch --signal=TERM" \
+    MMAPP_LAUNCHER=mpirun -- --ntasks=2 --cpus-per-task=1
+  stop_job "stop: sbatch --signal=B:TERM@45 --time=1, srun (before the time limit)" limit \
+    MMAPP_LAUNCHER=srun -- --cpus-per-task=2 --time=1 --signal=B:TERM@45
+else
+  echo "(stop tests left out: this host has $ncpus CPU)"
+fi
+
+# T13: the launcher-mismatch check (mmapp refuses a one-rank world among
+# several srun tasks). Legitimate: mpirun -np 2 inside a 4-task allocation
+# (SLURM_NTASKS=4, MPI size 2). Mismatch: srun --mpi=none with an MPI that
+# does not see srun (simulated: each task's MPI sees no Slurm variables but
+# SLURM_STEP_NUM_TASKS, as with an MPI built without Slurm/PMI support;
+# Debian's Open MPI would abort in MPI_Init instead).
+cat >"$tmp/np2-in-4.sh" <<EOF
+#!/bin/bash
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+mpirun -np 2 --oversubscribe "$bin" "$deck" $small --report "$work/np2-in-4.json"
+EOF
+cat >"$tmp/mismatch.sh" <<EOF
+#!/bin/bash
+srun --mpi=none bash -c 'exec env -i PATH="\$PATH" HOME="\$HOME" OMP_NUM_THREADS=1 SLURM_NTASKS="\$SLURM_NTASKS" SLURM_PROCID="\$SLURM_PROCID" SLURM_STEP_NUM_TASKS="\$SLURM_STEP_NUM_TASKS" "$bin" "$deck" $small --report "$work/mismatch-\$SLURM_PROCID.json"'
+EOF
+t="launcher check: mpirun -np 2 inside a 4-task allocation is accepted"
+if ! out_budget "$t"; then
+  run_job -- --ntasks=4 --overcommit --cpus-per-task=1 --output="$work/np2-in-4.out" "$tmp/np2-in-4.sh"
+  if ((JOB_RC != 0)); then
+    fail "$t" "job exit code $JOB_RC" "$(job_output "$work/np2-in-4.out")"
+  elif ! p=$(python3 "$repo/tests/slurm/check_reports.py" "$work/np2-in-4.json" --ranks 2 --n 64); then
+    fail "$t" "$p" "$(job_output "$work/np2-in-4.out")"
+  else
+    pass "$t"
+  fi
+fi
+t="launcher check: srun tasks that are each a one-rank world are refused (exit 2)"
+if ! out_budget "$t"; then
+  run_job -- --ntasks=2 --cpus-per-task=1 --output="$work/mismatch.out" "$tmp/mismatch.sh"
+  n_msg=$(grep -c "MPI world has 1 rank but this is one of 2 tasks that srun started" "$work/mismatch.out" 2>/dev/null)
+  if ((JOB_RC == 0)); then
+    fail "$t" "the job exited 0" "$(job_output "$work/mismatch.out")"
+  elif [[ "$(job_exit_code "$JOB_ID")" != "2:0" || "$n_msg" != 2 ]]; then
+    fail "$t" "job exit code $(job_exit_code "$JOB_ID"), $n_msg refusal message(s), expected 2:0 and 2" \
+      "$(job_output "$work/mismatch.out")"
+  elif compgen -G "$work/mismatch-*.json" >/dev/null; then
+    fail "$t" "a refused task wrote a report"
+  else
+    pass "$t"
+  fi
+fi
 
 echo "(run time $((SECONDS - start_time)) s)"
 echo "$passed passed, $failed failed"
