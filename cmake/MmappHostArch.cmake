@@ -74,9 +74,12 @@ else()
   set(MMAPP_HOST_ARCH_SUMMARY "-march=${MMAPP_HOST_ARCH} (MMAPP_HOST_ARCH)")
 endif()
 
-# The compiler that compiles host code: nvcc_wrapper hands it to g++ unless
+# The compiler that compiles host code: nvcc_wrapper (which CMake identifies
+# as GNU, having asked g++ through it) hands it to g++ unless
 # NVCC_WRAPPER_DEFAULT_COMPILER names another.
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+get_filename_component(_mmapp_cxx_name "${CMAKE_CXX_COMPILER}" NAME)
+if((CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+   AND NOT _mmapp_cxx_name MATCHES "nvcc")
   set(_mmapp_host_cxx "${CMAKE_CXX_COMPILER}")
 else()
   set(_mmapp_host_cxx "$ENV{NVCC_WRAPPER_DEFAULT_COMPILER}")

@@ -21,8 +21,9 @@
 //   MC, NC, KC: host_blocking.hpp, from this machine's caches (Low et al. 2016).
 //   Parallel mapping: TeamPolicy with one team of all the host threads (up to
 //   the backend's team size limit, 64 on OpenMP; more threads form further
-//   teams that split the columns), TeamThreadRange over B micro-panels
-//   (packing) and over work items (compute).
+//   teams that split the columns); each member takes a contiguous share (as
+//   TeamThreadRange would) of the B micro-panels (packing) and of the work
+//   items (compute).
 //   Scratch: PerThread level 1, MC*KC*sizeof(T) (the packed A block);
 //   workspace KC*NC*sizeof(T) (the packed B panel; goto_workspace_bytes).
 //
@@ -121,6 +122,16 @@ MMAPP_HOST_INLINE void pack_a_panel(const T* a, long lda, long i0, int m, long k
   }
 }
 
+/// Calls f(i) for this team member's share of [lo, hi), a contiguous chunk,
+/// as Kokkos' TeamThreadRange splits a range on the host backends. Called
+/// directly: a nested Kokkos::parallel_for is a host-device function, and in
+/// CUDA builds nvcc warns (#20013) at every host-only lambda it calls.
+template <class Member, class F>
+MMAPP_HOST_INLINE void team_for(const Member& tm, long lo, long hi, F&& f) {
+  const long n = hi - lo, r = tm.team_rank(), nt = tm.team_size();
+  for (long i = lo + n * r / nt, end = lo + n * (r + 1) / nt; i < end; ++i) f(i);
+}
+
 /// Threads per team for the host GEMM on `space`: all of its threads, or,
 /// above the largest team the backend allows (64 on OpenMP), an even split of
 /// them into the fewest teams.
@@ -197,7 +208,7 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
       const long items = long(blk.m_blocks) * ns;
       for (long pc = 0; pc < K; pc += blk.kc) {
         const int kc = int(std::min<long>(blk.kc, K - pc));
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(tm, p_lo, p_hi), [&](long p) {
+        team_for(tm, p_lo, p_hi, [&](long p) {
           pack_b_panel<T, NV>(b, ldb, pc, kc, jc + p * NR, int(std::min<long>(NR, nc - p * NR)),
                               Bp + p * long(blk.kc) * NR);
         });
@@ -206,7 +217,7 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
         const T beta_k = pc == 0 ? beta : T(1);
         long packed = -1;  // the A block this thread has in Ap
         // Items ordered column range fastest: a thread's consecutive items share its A block.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(tm, items), [&](long it) {
+        team_for(tm, 0, items, [&](long it) {
           const long ib = it / ns, s = it % ns;
           const RowRange rows = block_rows(blk, M, MR, ib);
           const long i0 = rows.first;
