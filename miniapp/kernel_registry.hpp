@@ -132,8 +132,8 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
 /// AVX2/SSE) takes the few-rows variant (tag "rows") when the name has one.
 /// The packed kernel would pad those rows to MR and pack all of B for them
 /// (read, write, reread), while the rows kernel streams B once; measured on the
-/// development machine, N = K = 4096: rows 1.4-1.6x faster at m = 6, even at
-/// m = 8-12, slower from m = 16 (docs/performance.md).
+/// development machine, N = K = 4096: rows 1.4-1.7x faster at m = 6; from
+/// m = 8 the packed kernel ties or wins (docs/performance.md, host rule).
 template <class Space, class T>
 std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
                             std::string& why) {
