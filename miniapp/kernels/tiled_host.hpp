@@ -50,6 +50,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -245,23 +246,32 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
 
 /// One R x (NV vectors) block of C over kc values of k, B and A unpacked:
 /// acc(i, j) = sum_k a[i*lda + k] * b[k*ldb + j]; C = acc + beta*C if load_c,
-/// else C = acc. n < NR columns take a scalar path.
+/// else C = acc. A last strip of n < NR columns reads each row of B through a
+/// zero-padded copy and stores through a tile.
 template <class T, int R, int NV>
 MMAPP_HOST_INLINE void rows_block(long kc, const T* a, long lda, const T* b, long ldb, T* c, long ldc, int n,
                                   T beta, bool load_c) {
   constexpr int W = lanes<T>, NR = NV * W;
   using V = vec_t<T>;
-  if (n < NR) {
-    for (int i = 0; i < R; ++i)
-      for (int j = 0; j < n; ++j) {
-        T s = 0;
-        for (long k = 0; k < kc; ++k) s += a[i * lda + k] * b[k * ldb + j];
-        c[i * ldc + j] = load_c ? s + beta * c[i * ldc + j] : s;
-      }
-    return;
-  }
   V acc[R][NV];
   static_for<R>([&](auto i) { static_for<NV>([&](auto j) { acc[i][j] = zero<T>(); }); });
+  if (n < NR) {
+    T row[NR] = {};
+    for (long k = 0; k < kc; ++k) {
+      std::memcpy(row, b + k * ldb, sizeof(T) * n);
+      V bv[NV];
+      static_for<NV>([&](auto j) { bv[j] = load(row + j * W); });
+      static_for<R>([&](auto i) {
+        const T ai = a[i * lda + k];
+        static_for<NV>([&](auto j) { acc[i][j] += ai * bv[j]; });
+      });
+    }
+    T tile[R][NR];
+    static_for<R>([&](auto i) { static_for<NV>([&](auto j) { store(&tile[i][j * W], acc[i][j]); }); });
+    for (int i = 0; i < R; ++i)
+      for (int j = 0; j < n; ++j) c[i * ldc + j] = load_c ? tile[i][j] + beta * c[i * ldc + j] : tile[i][j];
+    return;
+  }
   for (long k = 0; k < kc; ++k) {
     V bv[NV];
     static_for<NV>([&](auto j) { bv[j] = load(b + k * ldb + j * W); });
