@@ -54,22 +54,24 @@ inline const std::vector<std::string>& kernel_names() {
 }
 
 namespace detail {
-/// Bytes of one SIMD register of the host ISA this file is compiled for.
-#if defined(__AVX512F__)
-inline constexpr int host_simd_bytes = 64;
-#elif defined(__AVX__)
-inline constexpr int host_simd_bytes = 32;
-#else
-inline constexpr int host_simd_bytes = 16;
-#endif
-
 template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
 KernelVariant<Space, T> tiled_variant() {
   return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0, nullptr, ""};
 }
-template <int BM, int BN, int BK, int TM, int TN, class Space, class T>
+/// Host `tiled`, GotoBLAS/BLIS loops: thread_tile = the MR x NR register
+/// micro-tile (NR = NV vectors of the ISA compiled for), no fixed block tile
+/// (MC, NC, KC come from the caches at run time), tag "goto"; printed
+/// "/8x48 goto". A deck picks it with {name: tiled, thread_tile: [8, 48]}.
+template <int MR, int NV, class Space, class T>
 KernelVariant<Space, T> tiled_host_variant() {
-  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled_host<BM, BN, BK, TM, TN, Space, T>, -1, nullptr, ""};
+  return {"tiled", {}, {MR, NV * host::lanes<T>}, &gemm_tiled_host<MR, NV, Space, T>, -1,
+          &tiled_host_workspace<T, MR, NV>, "goto"};
+}
+/// Host `tiled` for few rows: thread_tile = R x NR (R rows of C per group,
+/// NR = NV vectors of columns), tag "rows"; no workspace.
+template <int R, int NV, class Space, class T>
+KernelVariant<Space, T> tiled_host_rows_variant() {
+  return {"tiled", {}, {R, NV * host::lanes<T>}, &gemm_tiled_host_rows<R, NV, Space, T>, -1, nullptr, "rows"};
 }
 
 /// The tag of a warp-tiled variant: its features in words, e.g.
@@ -260,10 +262,13 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
 /// Every variant compiled for (Space, T), defaults first for each name.
 /// GPU shapes (non-host spaces): detail::gpu_variants (the ladder's rungs,
 /// the shape rule's tiles, split-K and GEMV-like variants; on GPUs the
-/// default is the shape rule's, detail::gpu_tiled_default); host shapes (gemm_tiled_host): one
-/// thread per team, packed panels, a 6x32 / 8x32 / 4x32 micro-tile (sized for
-/// 32 AVX-512 registers; measured on the development machine, see
-/// docs/performance.md).
+/// default is the shape rule's, detail::gpu_tiled_default). Host shapes
+/// (tiled_host.hpp), sized to the vector registers of the ISA compiled for
+/// (host_simd.hpp): with 32 registers (AVX-512) the GotoBLAS/BLIS kernel with
+/// an 8 x 3-vector micro-tile (24 accumulators; 8x48 float, 8x24 double) by
+/// default and 14 x 2 vectors, and the few-rows kernel with 6 rows x 4
+/// vectors; with 16 registers (AVX2, SSE) 6 x 2 and 4 x 3 vectors, and 4 rows
+/// x 2 vectors (docs/performance.md).
 template <class Space, class T>
 std::vector<KernelVariant<Space, T>> kernel_variants() {
   std::vector<KernelVariant<Space, T>> v{
@@ -272,17 +277,15 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
       {"shared", {32}, {}, &gemm_shared<32, Space, T>, -1, nullptr, ""},
   };
   if constexpr (is_host_space_v<Space>) {
-    // Micro-tile TN = two SIMD vectors of the ISA compiled for; TM rows.
-    // Default TM: 4 with 16 vector registers (AVX2), 8 with 32 (AVX-512).
-    constexpr int tn = 2 * detail::host_simd_bytes / int(sizeof(T));
-    if constexpr (detail::host_simd_bytes >= 64) {
-      v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
-      v.push_back(detail::tiled_host_variant<64, 256, 256, 4, tn, Space, T>());
+    if constexpr (host::simd_registers >= 32) {
+      v.push_back(detail::tiled_host_variant<8, 3, Space, T>());
+      v.push_back(detail::tiled_host_variant<14, 2, Space, T>());
+      v.push_back(detail::tiled_host_rows_variant<6, 4, Space, T>());
     } else {
-      v.push_back(detail::tiled_host_variant<64, 256, 256, 4, tn, Space, T>());
-      v.push_back(detail::tiled_host_variant<64, 256, 256, 8, tn, Space, T>());
+      v.push_back(detail::tiled_host_variant<6, 2, Space, T>());
+      v.push_back(detail::tiled_host_variant<4, 3, Space, T>());
+      v.push_back(detail::tiled_host_rows_variant<4, 2, Space, T>());
     }
-    v.push_back(detail::tiled_host_variant<96, 256, 128, 6, tn, Space, T>());
   } else {
     detail::gpu_variants<Space>(v);
   }
@@ -304,13 +307,26 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
 /// holds every compiled variant of that kernel, in registry order (not empty).
 /// The rule: on GPUs (non-host spaces), `tiled` follows
 /// detail::gpu_tiled_default (GEMV-like, split-K and tile-size cases, see
-/// docs/performance.md); otherwise the first listed variant of the name
-/// (the backend's default).
+/// docs/performance.md). On host spaces a problem with fewer rows than the
+/// default variant's micro-tile (m < its thread_tile[0], MR: 8 with AVX-512,
+/// 6 with AVX2/SSE) takes the few-rows variant (tag "rows") when the name has
+/// one: the packed kernel would pad those rows to MR and pack all of B for
+/// them (read, write, reread), while the rows kernel streams B once; measured
+/// on the development machine, N = K = 4096: rows 1.4-1.7x faster at m = 6;
+/// from m = 8 the packed kernel ties or wins (docs/performance.md, host
+/// rule). Otherwise the first listed variant of the name (the backend's
+/// default).
 template <class Space, class T>
 std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
                             std::string& why) {
   if constexpr (is_host_space_v<Space>) {
-    (void)m, (void)n, (void)k;
+    (void)n, (void)k;
+    const long mr = same_name.front().thread_tile.empty() ? 0 : same_name.front().thread_tile[0];
+    for (std::size_t i = 0; i < same_name.size(); ++i)
+      if (same_name[i].tag == "rows" && m < mr) {
+        why = "host rule: m < " + std::to_string(mr) + " rows (the packed kernel's micro-tile)";
+        return i;
+      }
   } else {
     if (!same_name.empty() && same_name.front().name == "tiled")
       return detail::gpu_tiled_default<Space, T>(same_name, m, n, k, why);

@@ -1,8 +1,8 @@
 // Every kernel variant compiled for every enabled execution space, float and
 // double, against an independent reference: a plain triple loop on the host
 // in double precision (no Kokkos Kernels), on shapes that are not multiples
-// of any tile, one of them with K larger than every host block K (so the
-// K-block accumulation runs). Pass criterion, per element (Higham, "Accuracy
+// of any tile, some with K larger than every host block K (so the K-block
+// accumulation runs). Pass criterion, per element (Higham, "Accuracy
 // and Stability of Numerical Algorithms", 2nd ed., eq. 3.13, with a factor 2
 // of slack):
 //     |C - Cref|_ij <= 2 * gamma_K * (|A| |B|)_ij,  gamma_K = K u / (1 - K u)
@@ -26,12 +26,20 @@ struct Shape {
   long m, n, k;
 };
 // m x n x k: the seeds' 3x4 times 4x5 (m=3, k=4, n=5) and shapes that are not
-// multiples of any tile; 19x70x1537 has K above every host kernel's block K.
+// multiples of any tile. Host kernels: K = 1537 and 1100 are above every KC
+// (512 float, 256 double at the 2 KiB floor; more only with an L1 of hundreds
+// of KiB), so C accumulates over K blocks; M = 130 gives two or more MC blocks
+// from 2 threads up (one thread: tests/test_host_gemm.cpp shrinks the caches
+// to run every block loop); M, N are no multiple of any MR (4, 6, 8, 14) or
+// NR (8 .. 64); M = 3 and 7 take the few-rows kernel's partial groups, N = 257
+// and 99 its partial column strip, K = 600 several of its K passes.
 // 9x40x8229: K not a multiple of any split-K chunk (4096: 3 slices, 1024: 9
 // slices, 256: 33, the last two through splitk_reduce's two-level sum);
 // 1x1x73731: a dot product (gemv_dot: 10 slices of 8192, two levels).
-const std::vector<Shape> shapes{{1, 1, 1},     {3, 4, 5},      {3, 5, 4},    {17, 33, 65},   {100, 1, 100},
-                                {129, 257, 31}, {1, 300, 77},  {19, 70, 1537}, {9, 40, 8229}, {1, 1, 73731}};
+const std::vector<Shape> shapes{{1, 1, 1},     {3, 4, 5},      {3, 5, 4},     {17, 33, 65},
+                                {100, 1, 100}, {129, 257, 31}, {1, 300, 77},  {19, 70, 1537},
+                                {130, 99, 1100}, {3, 257, 600}, {7, 130, 513}, {9, 40, 8229},
+                                {1, 1, 73731}};
 
 template <class T>
 mmapp::HostMatrix<T> random_host(long rows, long cols, int which, std::uint64_t seed) {

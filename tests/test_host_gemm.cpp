@@ -1,0 +1,262 @@
+// The host GEMM's parts on their own (miniapp/kernels/host_blocking.hpp,
+// tiled_host.hpp), on every host execution space of the build:
+//  - the blocking is a pure function: its invariants for many shapes and
+//    thread counts, KC from Low et al.'s model with its floor, caches read;
+//  - gemm_goto with tiny caches, so that every loop (NC, KC and MC blocks,
+//    column splits, several teams) runs more than once and ends on a partial
+//    block, against an independent double triple loop, beta = 0 (C = NaN on
+//    entry) and beta != 0, with padded leading dimensions (stride(0) > extent(1));
+//  - gemm_rows for 1 .. 2R+1 rows and a partial column strip;
+//  - a too small workspace is refused;
+//  - the registry's host rule picks the few-rows variant below the packed
+//    kernel's MR rows, the packed one from MR rows up.
+#include "exec_spaces.hpp"
+#include "init.hpp"
+#include "kernel_registry.hpp"
+#include "kernels/tiled_host.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+
+namespace {
+
+using mmapp::host::CacheLevel;
+using mmapp::host::HostBlocking;
+using mmapp::host::HostCaches;
+
+/// Caches so small that every block dimension is minimal: KC at its floor,
+/// MC = MR, NC = NR.
+HostCaches tiny_caches() {
+  HostCaches c;
+  c.l1d = CacheLevel{4096, 4, 64};
+  c.l2 = CacheLevel{16384, 4, 64};
+  c.l3 = CacheLevel{65536, 8, 64};
+  return c;
+}
+
+/// The host execution spaces of this build (Serial, OpenMP), for templated tests.
+using HostSpaces = decltype(std::tuple_cat(std::declval<mmapp::detail::SerialList>(),
+                                           std::declval<mmapp::detail::OpenMPList>()));
+
+/// An m x n matrix in a LayoutRight view whose rows are `pad` elements longer
+/// than n (a subview of an m x (n + pad) allocation), filled from the app's generator.
+template <class Space, class T>
+mmapp::Matrix<T, Space> padded(long m, long n, long pad, int which, std::uint64_t seed) {
+  mmapp::Matrix<T, Space> full("full", m, n + pad);
+  mmapp::HostMatrix<T> h("h", m, n + pad);
+  mmapp::fill_matrix<T>(h, which, 0, mmapp::Init::random, seed);
+  Kokkos::deep_copy(full, h);
+  return Kokkos::subview(full, Kokkos::ALL, std::make_pair(0L, n));
+}
+
+/// Elements of C outside the componentwise bound 2 gamma_{k+2} (|A||B| + |beta C0|)
+/// (Higham, eq. 3.13; NaN counts as outside) against a double triple loop.
+template <class T, class VA, class VB, class VC>
+long count_bad(const VA& A, const VB& B, const VC& C0, const VC& C, T beta) {
+  const auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  const auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
+  const auto hC0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C0);
+  const auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+  const long m = hC.extent(0), n = hC.extent(1), k = hA.extent(1);
+  const double u = std::numeric_limits<T>::epsilon() / 2, gamma = (k + 2) * u / (1 - (k + 2) * u);
+  long bad = 0;
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      double ref = beta == T(0) ? 0.0 : double(beta) * double(hC0(i, j)), mag = std::fabs(ref);
+      for (long p = 0; p < k; ++p) {
+        ref += double(hA(i, p)) * double(hB(p, j));
+        mag += std::fabs(double(hA(i, p)) * double(hB(p, j)));
+      }
+      if (!(std::fabs(double(hC(i, j)) - ref) <= 2 * gamma * mag + std::numeric_limits<double>::min())) ++bad;
+    }
+  return bad;
+}
+
+template <class Space, class T>
+void check_goto_tiny_caches() {
+  constexpr int MR = mmapp::host::simd_registers >= 32 ? 8 : 4, NV = 3;
+  constexpr int NR = NV * mmapp::host::lanes<T>;
+  const HostCaches caches = tiny_caches();
+  struct Case {
+    long m, n, k;
+  };
+  // K above two KC floors (512 float, 256 double), M and N no multiple of MR, NR.
+  for (const Case s : {Case{2 * MR + 3, 3 * NR + 5, 1100}, Case{1, NR + 1, 700}, Case{MR + 1, 2, 3}}) {
+    const auto A = padded<Space, T>(s.m, s.k, 3, 0, 11), B = padded<Space, T>(s.k, s.n, 5, 1, 11);
+    const auto C0 = padded<Space, T>(s.m, s.n, 7, 2, 11);
+    REQUIRE(A.stride(0) == s.k + 3);
+    REQUIRE(C0.stride(0) == s.n + 7);
+    const auto blk = mmapp::host::host_blocking(caches, s.m, s.n, s.k, MR, NR, int(sizeof(T)), 1);
+    // Several blocks in every dimension that has room for them.
+    if (s.m > 2 * MR) CHECK(blk.m_blocks > 1);
+    if (s.n > 2 * NR) CHECK(blk.nc < s.n);
+    if (s.k > 512) CHECK(blk.kc < s.k);
+    mmapp::Workspace<Space> work("work", mmapp::host::goto_workspace_bytes<T, MR, NV>(s.m, s.n, s.k, caches));
+    for (const int team : {0, 1}) {  // one team of every thread; teams of one thread each
+      for (const T beta : {T(0), T(0.5)}) {
+        INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " m=" << s.m << " n=" << s.n
+                           << " k=" << s.k << " team_size=" << team << " beta=" << beta);
+        auto C = padded<Space, T>(s.m, s.n, 7, 2, 11);
+        if (beta == T(0)) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+        mmapp::host::gemm_goto<MR, NV>(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, work}, caches, team);
+        Kokkos::fence();
+        CHECK(count_bad<T>(A, B, C0, C, beta) == 0);
+      }
+    }
+  }
+}
+
+template <class Space, class T>
+void check_rows_every_row_count() {
+  constexpr int R = 6, NV = mmapp::host::simd_registers >= 32 ? 4 : 2;
+  constexpr int NR = NV * mmapp::host::lanes<T>;
+  const long n = 2 * NR + 3, k = 3 * mmapp::host::rows_kb + 5;
+  for (long m = 1; m <= 2 * R + 1; ++m)
+    for (const T beta : {T(0), T(-1)}) {
+      INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " m=" << m << " beta=" << beta);
+      const auto A = padded<Space, T>(m, k, 1, 0, 5), B = padded<Space, T>(k, n, 2, 1, 5);
+      const auto C0 = padded<Space, T>(m, n, 3, 2, 5);
+      auto C = padded<Space, T>(m, n, 3, 2, 5);
+      if (beta == T(0)) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+      mmapp::host::gemm_rows<R, NV>(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, {}});
+      Kokkos::fence();
+      CHECK(count_bad<T>(A, B, C0, C, beta) == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("host blocking: invariants for any shape and thread count", "[host]") {
+  const HostCaches zen4{{32 << 10, 8, 64}, {1 << 20, 8, 64}, {32 << 20, 16, 64}, "sysfs"};
+  for (const HostCaches& c : {zen4, tiny_caches(), HostCaches{}})
+    for (const int elem : {4, 8})
+      for (const auto& [mr, nr] : {std::pair{8, 48 * 4 / elem}, std::pair{14, 32 * 4 / elem}, std::pair{6, 16}})
+        for (const long m : {1L, 7L, 100L, 1000L, 4096L})
+          for (const long n : {1L, 33L, 4096L, 100000L})
+            for (const long k : {1L, 300L, 5000L})
+              for (const int threads : {1, 2, 16, 64}) {
+                INFO("elem=" << elem << " mr=" << mr << " nr=" << nr << " m=" << m << " n=" << n << " k=" << k
+                             << " threads=" << threads << " l1=" << c.l1d.size);
+                const HostBlocking b = mmapp::host::host_blocking(c, m, n, k, mr, nr, elem, threads);
+                const HostBlocking b1 = mmapp::host::host_blocking(c, m, n, k, mr, nr, elem, 1);
+                CHECK(b.kc >= 1);
+                CHECK(b.kc <= std::max<long>(k, 1));
+                CHECK((b.kc == k || b.kc % 8 == 0));
+                CHECK(b.mc % mr == 0);
+                CHECK(b.nc % nr == 0);
+                // M blocks: cover the rows in order, none empty or above mc, at most one MR panel apart.
+                long next = 0, smallest = m, largest = 0;
+                for (long ib = 0; ib < b.m_blocks; ++ib) {
+                  const auto r = mmapp::host::block_rows(b, m, mr, ib);
+                  CHECK(r.first == next);
+                  CHECK(r.last > r.first);
+                  CHECK(r.last - r.first <= b.mc);
+                  if (r.last < m) smallest = std::min(smallest, r.last - r.first);
+                  largest = std::max(largest, r.last - r.first);
+                  next = r.last;
+                }
+                CHECK(next == m);
+                if (b.m_blocks > 1) CHECK(largest - smallest <= mr);
+                CHECK(b.n_splits >= 1);
+                CHECK(b.kc == b1.kc);  // the packed-B workspace does not depend on the threads
+                CHECK(b.nc == b1.nc);
+                // K is cut into as few blocks as KC allows, all of (nearly) one size.
+                const long kc_max = mmapp::host::kc_for_caches(c, mr, nr, elem);
+                CHECK((k + b.kc - 1) / b.kc == (k + kc_max - 1) / kc_max);
+                CHECK(b.kc <= kc_max);
+                // Work for every thread: as many M blocks each (unless M has too few
+                // MR panels for that), or enough column splits.
+                const long pm = (m + mr - 1) / mr;
+                if (b.m_blocks >= threads && pm >= mmapp::host::round_up(b.m_blocks, threads))
+                  CHECK(b.m_blocks % threads == 0);
+                const long panels = std::min<long>(b.nc, (n + nr - 1) / nr * nr) / nr;
+                if (b.m_blocks < threads && panels >= threads) CHECK(long(b.m_blocks) * b.n_splits >= threads);
+              }
+}
+
+TEST_CASE("host blocking: KC from Low et al.'s L1 model, at least 2 KiB per row", "[host]") {
+  // Zen 4 L1d (32 KiB, 8-way): the model gives 2 ways for an 8 x 48 float
+  // micro-panel of A... = 4096 * 1 / 32 = 128 -> the floor, 2048 / 4 = 512.
+  const HostCaches zen4{{32 << 10, 8, 64}, {1 << 20, 8, 64}, {32 << 20, 16, 64}, "sysfs"};
+  CHECK(mmapp::host::kc_for_caches(zen4, 8, 48, 4) == 512);
+  CHECK(mmapp::host::kc_for_caches(zen4, 8, 24, 8) == 256);
+  // A large L1 where the model gives more than the floor: 256 KiB, 16-way,
+  // 8 x 48 float: floor(15 / 7) = 2 ways of 16 KiB -> 2 * 16384 / 32 = 1024.
+  const HostCaches big{{256 << 10, 16, 64}, {4 << 20, 16, 64}, {64 << 20, 16, 64}, "table"};
+  CHECK(mmapp::host::kc_for_caches(big, 8, 48, 4) == 1024);
+  // MC: A's block in half the L2; NC: B's panel in half the L3.
+  const auto b = mmapp::host::host_blocking(zen4, 100000, 100000, 100000, 8, 48, 4, 1);
+  CHECK(b.kc == 512);
+  CHECK(b.mc == (512 << 10) / (512 * 4) / 8 * 8);
+  const long nc_max = (16 << 20) / (512 * 4) / 48 * 48;
+  CHECK(b.nc <= nc_max);
+  CHECK((100000 + b.nc - 1) / b.nc == (100000 + nc_max - 1) / nc_max);  // as few N blocks as NC allows
+}
+
+TEST_CASE("host caches are read from the machine", "[host]") {
+  const HostCaches c = mmapp::host::detect_host_caches();
+  INFO("source " << c.source << " L1d " << c.l1d.size << " L2 " << c.l2.size << " L3 " << c.l3.size);
+  CHECK(c.l1d.size >= 4096);
+  CHECK(c.l2.size >= c.l1d.size);
+  CHECK(c.l1d.ways >= 1);
+  CHECK(c.l1d.line >= 16);
+#if defined(__linux__)
+  CHECK(c.source == "sysfs");
+#endif
+  CHECK(mmapp::host::detail::parse_size("32K") == 32768);
+  CHECK(mmapp::host::detail::parse_size("1024K") == (1 << 20));
+  CHECK(mmapp::host::detail::parse_size("32M") == (32 << 20));
+  CHECK(mmapp::host::detail::parse_size("") == 0);
+}
+
+TEMPLATE_LIST_TEST_CASE("gemm_goto: every block loop more than once, padded rows, both betas", "[host][kernels]",
+                        HostSpaces) {
+  check_goto_tiny_caches<TestType, float>();
+  check_goto_tiny_caches<TestType, double>();
+}
+
+TEMPLATE_LIST_TEST_CASE("gemm_rows: every row count up to 2R + 1, partial strip", "[host][kernels]", HostSpaces) {
+  check_rows_every_row_count<TestType, float>();
+  check_rows_every_row_count<TestType, double>();
+}
+
+TEMPLATE_LIST_TEST_CASE("gemm_goto refuses a workspace that is too small", "[host]", HostSpaces) {
+  using Space = TestType;
+  const long m = 20, n = 30, k = 40;
+  mmapp::Matrix<float, Space> A("A", m, k), B("B", k, n), C("C", m, n);
+  constexpr int MR = mmapp::host::simd_registers >= 32 ? 8 : 4;
+  const auto need = mmapp::host::goto_workspace_bytes<float, MR, 3>(m, n, k, tiny_caches());
+  const auto run = [&](std::size_t bytes) {
+    mmapp::Workspace<Space> work("work", bytes);
+    mmapp::host::gemm_goto<MR, 3>(Space{}, mmapp::GemmArgs<Space, float>{A, B, C, 0.0f, work}, tiny_caches());
+    Kokkos::fence();
+  };
+  CHECK_THROWS_AS(run(need - 1), std::invalid_argument);
+  CHECK_NOTHROW(run(need));
+}
+
+TEMPLATE_LIST_TEST_CASE("host rule: fewer rows than the micro-tile take the rows kernel", "[host]", HostSpaces) {
+  using Space = TestType;
+  const auto tiled = mmapp::variants_named<Space, float>("tiled");
+  REQUIRE(tiled.front().tag == "goto");
+  const long mr = tiled.front().thread_tile.at(0);
+  std::string why;
+  for (long m : {1L, 3L, mr - 1}) {
+    INFO("m = " << m);
+    CHECK(tiled[mmapp::default_variant<Space, float>(tiled, m, 8192, 8192, why)].tag == "rows");
+    CHECK(why.find("host rule") != std::string::npos);
+  }
+  for (long m : {mr, 100L, 4096L}) {
+    INFO("m = " << m);
+    CHECK(mmapp::default_variant<Space, float>(tiled, m, 8192, 8192, why) == 0);
+    CHECK(why == "default for the backend");
+  }
+  // Other kernel names have no rows variant: the first is the default whatever m.
+  const auto shared = mmapp::variants_named<Space, float>("shared");
+  CHECK(mmapp::default_variant<Space, float>(shared, 1, 8192, 8192, why) == 0);
+}
