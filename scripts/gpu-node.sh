@@ -11,7 +11,11 @@
 #   test                       the Catch2 suite through ctest (1 and 2 ranks)
 #   run DECK [mmapp args...]   mpirun -np N build/cuda/miniapp/mmapp DECK ...
 # Several commands may follow one another: `build test run inputs/3072.yaml`.
-# Environment: OUT (if set) receives logs and reports; MMAPP_BUILD_JOBS.
+# Environment: OUT (if set) receives logs and reports; MMAPP_BUILD_JOBS;
+# MMAPP_PRESET (cuda, or cuda-native for host code built for the node's CPU:
+# the OpenMP backend's benchmarks); MMAPP_CTEST_ARGS (extra ctest arguments
+# for `test`, e.g. "-j4 -R unit"); MMAPP_BUILD_TARGET (e.g. mmapp: build the
+# executable alone, not the tests).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
@@ -23,7 +27,8 @@ out=${OUT:-$top/build/gpu-node-out}
 mkdir -p "$out"
 np=1
 archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
-bin="$top/build/cuda/miniapp/mmapp"
+preset=${MMAPP_PRESET:-cuda}
+bin="$top/build/$preset/miniapp/mmapp"
 
 build() {
   if [[ ! -f "$archive" && ! -d "$MMAPP_CACHE_DIR/kokkos-3.4.01" ]]; then
@@ -31,11 +36,11 @@ build() {
     exit 1
   fi
   local t0=$SECONDS
-  cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" >"$out/configure.log" 2>&1 ||
+  cmake --preset "$preset" -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" >"$out/configure.log" 2>&1 ||
     { tail -n 40 "$out/configure.log"; exit 1; }
-  cmake --build --preset cuda -j "${MMAPP_BUILD_JOBS:-$(nproc)}" >"$out/build.log" 2>&1 ||
+  cmake --build --preset "$preset" -j "${MMAPP_BUILD_JOBS:-$(nproc)}" ${MMAPP_BUILD_TARGET:+--target "$MMAPP_BUILD_TARGET"} >"$out/build.log" 2>&1 ||
     { grep -E -A5 "error|FAILED" "$out/build.log" | head -n 80; exit 1; }
-  echo "gpu-node: cuda preset configured and built in $((SECONDS - t0)) s on $(nproc) cores"
+  echo "gpu-node: $preset preset configured and built in $((SECONDS - t0)) s on $(nproc) cores"
 }
 
 while (($#)); do
@@ -48,7 +53,8 @@ while (($#)); do
       shift ;;
     test)
       # The Slurm harness needs apt (absent here): CI runs it.
-      (cd build/cuda && ctest --output-on-failure -LE slurm 2>&1 | tee "$out/ctest.log")
+      # shellcheck disable=SC2086 # MMAPP_CTEST_ARGS is a list of words
+      (cd "build/$preset" && ctest --output-on-failure -LE slurm ${MMAPP_CTEST_ARGS:-} 2>&1 | tee -a "$out/ctest.log")
       shift ;;
     run)
       deck=$2; shift 2

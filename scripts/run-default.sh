@@ -8,8 +8,9 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 bash scripts/setup-debian.sh
-cmake --preset openmp >/dev/null
-cmake --build --preset openmp
+preset=${MMAPP_PRESET:-openmp-native}  # built and run here: host code for this CPU (README, Host instruction set)
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
 deck=${1:-inputs/default.yaml}
 (($#)) && shift
 mkdir -p results
@@ -19,4 +20,4 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ncores=$(nproc)
 threads=$(( ncores >= 2 ? ncores / 2 : 1 ))
 exec mpirun -np 2 --oversubscribe --bind-to none -x OMP_NUM_THREADS="$threads" -x OMP_PROC_BIND -x OMP_PLACES \
-  build/openmp/miniapp/mmapp "$deck" --report "results/$(basename "${deck%.yaml}").json" "$@"
+  "build/$preset/miniapp/mmapp" "$deck" --report "results/$(basename "${deck%.yaml}").json" "$@"
