@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, builds the `openmp` preset and runs the main
+# Sets up a fresh Debian machine, builds the `openmp-native` preset (MMAPP_PRESET overrides) and runs the main
 # job: `mpirun -np 2 mmapp` on a deck (default: inputs/default.yaml), writing
 # results/default.json. Extra arguments go to mmapp (e.g. --set problem.n=1024).
 #
