@@ -260,3 +260,26 @@ TEMPLATE_LIST_TEST_CASE("host rule: fewer rows than the micro-tile take the rows
   const auto shared = mmapp::variants_named<Space, float>("shared");
   CHECK(mmapp::default_variant<Space, float>(shared, 1, 8192, 8192, why) == 0);
 }
+
+TEMPLATE_LIST_TEST_CASE("host kernels: an empty M, N or K (a process grid's empty block)", "[host][kernels]",
+                        HostSpaces) {
+  // SUMMA hands a rank with no columns (or rows) of C an empty local GEMM;
+  // K = 0 leaves C = beta * C. Found on a 16-core node: the blocking divided
+  // by the empty dimension (SIGFPE) when asked for the workspace size.
+  using Space = TestType;
+  for (const auto& [m, n, k] : {std::tuple{5L, 0L, 2L}, {0L, 5L, 2L}, {0L, 0L, 0L}, {4L, 3L, 0L}}) {
+    CAPTURE(m, n, k);
+    for (const auto& v : mmapp::variants_named<Space, float>("tiled")) {
+      CAPTURE(v.tag);
+      const std::size_t bytes = v.workspace(m, n, k);
+      mmapp::Workspace<Space> work("work", bytes);
+      mmapp::Matrix<float, Space> A("A", m, k), B("B", k, n), C("C", m, n);
+      Kokkos::deep_copy(C, 3.0f);
+      v.run(Space{}, mmapp::GemmArgs<Space, float>{A, B, C, 0.5f, work});
+      Kokkos::fence();
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, C);
+      for (long i = 0; i < m; ++i)
+        for (long j = 0; j < n; ++j) CHECK(h(i, j) == 1.5f);
+    }
+  }
+}

@@ -150,16 +150,20 @@ inline int kc_for_caches(const HostCaches& c, int mr, int nr, int elem) {
   return int(std::max(kc_min_bytes / elem, kc_l1) / 8 * 8);
 }
 
-/// The blocking of an m x n x k GEMM (all >= 1) for an mr x nr micro-kernel
+/// The blocking of an m x n x k GEMM for an mr x nr micro-kernel
 /// of `elem`-byte values on `threads` threads (>= 1), from the caches `c`:
 /// KC and NC depend on the problem and the caches only (so the packed-B
 /// workspace is known before the thread count), and are balanced so that no
 /// last block is much thinner than the others; MC and the split into
 /// m_blocks x n_splits work items also balance the work over the threads.
+/// An empty dimension (a rank's empty block of a process grid, K = 0) is
+/// blocked as 1: the kernel returns before using it, and the workspace stays
+/// a valid size.
 inline HostBlocking host_blocking(const HostCaches& c, long m, long n, long k, int mr, int nr, int elem,
                                   int threads) {
   HostBlocking b;
   threads = std::max(1, threads);
+  m = std::max(1L, m), n = std::max(1L, n), k = std::max(1L, k);
   // KC: from L1, then spread evenly over ceil(k / KC) blocks.
   const long kc_max = kc_for_caches(c, mr, nr, elem);
   const long k_blocks = (k + kc_max - 1) / kc_max;
