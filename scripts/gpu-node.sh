@@ -36,7 +36,8 @@ build() {
     exit 1
   fi
   local t0=$SECONDS
-  cmake --preset "$preset" -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" >"$out/configure.log" 2>&1 ||
+  cmake --preset "$preset" -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
+    -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" >"$out/configure.log" 2>&1 ||
     { tail -n 40 "$out/configure.log"; exit 1; }
   cmake --build --preset "$preset" -j "${MMAPP_BUILD_JOBS:-$(nproc)}" ${MMAPP_BUILD_TARGET:+--target "$MMAPP_BUILD_TARGET"} >"$out/build.log" 2>&1 ||
     { grep -E -A5 "error|FAILED" "$out/build.log" | head -n 80; exit 1; }
