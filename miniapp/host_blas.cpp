@@ -1,6 +1,8 @@
 // host_blas.cpp — implementation of host_blas.hpp (see there for the contracts).
 #include "host_blas.hpp"
 
+#include <cstring>
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sched.h>
@@ -219,6 +221,28 @@ std::string host_blas_config() {
   return s;
 #else
   return "";
+#endif
+}
+
+HostBlasCallScope::HostBlasCallScope() {
+#if defined(MMAPP_HOST_BLAS_OPENBLAS) && defined(__linux__)
+  static_assert(sizeof(cpu_set_t) <= sizeof saved_, "cpu_set_t does not fit");
+  if (openblas_get_parallel() != 1) return;
+  cpu_set_t mine;
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;
+  const cpu_set_t all = places_union();
+  if (CPU_COUNT(&mine) >= CPU_COUNT(&all)) return;
+  std::memcpy(saved_, &mine, sizeof mine);
+  widened_ = sched_setaffinity(0, sizeof all, &all) == 0;
+#endif
+}
+
+HostBlasCallScope::~HostBlasCallScope() {
+#if defined(MMAPP_HOST_BLAS_OPENBLAS) && defined(__linux__)
+  if (!widened_) return;
+  cpu_set_t mine;
+  std::memcpy(&mine, saved_, sizeof mine);
+  sched_setaffinity(0, sizeof mine, &mine);
 #endif
 }
 

@@ -77,4 +77,25 @@ std::string host_blas_library();
 /// without OpenBLAS.
 std::string host_blas_config();
 
+/// For the duration of one host BLAS call from this thread: with the
+/// pthreads flavour of OpenBLAS and this thread bound to fewer CPUs than the
+/// OpenMP places span (OMP_PROC_BIND: the initial thread sits on the first
+/// place), widens this thread's affinity to the union of the places and
+/// restores it on destruction, so that OpenBLAS' share of the work done by
+/// the calling thread, and whatever OpenBLAS derives from the caller's mask,
+/// see every core the kernels use. A no-op for the OpenMP flavour (its team
+/// is on the places already), without OpenBLAS, or when nothing is bound.
+/// Never throws.
+class HostBlasCallScope {
+ public:
+  HostBlasCallScope();
+  ~HostBlasCallScope();
+  HostBlasCallScope(const HostBlasCallScope&) = delete;
+  HostBlasCallScope& operator=(const HostBlasCallScope&) = delete;
+
+ private:
+  bool widened_ = false;
+  unsigned char saved_[128] = {};  ///< the caller's cpu_set_t (1024 CPUs)
+};
+
 }  // namespace mmapp

@@ -1,6 +1,7 @@
 // scalapack.cpp — implementation of scalapack.hpp (see there for the mapping).
 #include "scalapack.hpp"
 
+#include "host_blas.hpp"
 #include "summa.hpp"
 
 #include <algorithm>
@@ -97,12 +98,14 @@ ScalapackGemm::~ScalapackGemm() {
 void ScalapackGemm::multiply(const float* A, const float* B, float* C) const {
   const float one = 1, zero = 0;
   const int i1 = 1;
+  const HostBlasCallScope on_the_kernels_cores;
   psgemm_("N", "N", &n_, &m_, &k_, &one, B, &i1, &i1, desc_b_, A, &i1, &i1, desc_a_, &zero, C, &i1, &i1, desc_c_);
 }
 
 void ScalapackGemm::multiply(const double* A, const double* B, double* C) const {
   const double one = 1, zero = 0;
   const int i1 = 1;
+  const HostBlasCallScope on_the_kernels_cores;
   pdgemm_("N", "N", &n_, &m_, &k_, &one, B, &i1, &i1, desc_b_, A, &i1, &i1, desc_a_, &zero, C, &i1, &i1, desc_c_);
 }
 

@@ -13,6 +13,7 @@
 // FLOPs: 2*M*N*K.
 #pragma once
 
+#include "host_blas.hpp"
 #include "types.hpp"
 
 #include <KokkosBlas3_gemm.hpp>
@@ -57,6 +58,7 @@ void gemm_vendor(const Space& space, const GemmArgs<Space, T>& args) {
   }
 #endif
   (void)space;
+  const HostBlasCallScope on_the_kernels_cores;  // pthreads OpenBLAS: the caller not confined to one core
   KokkosBlas::gemm("N", "N", T(1), args.A, args.B, args.beta, args.C);
   throw_if_blas_rejected();
 }
