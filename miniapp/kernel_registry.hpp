@@ -77,7 +77,8 @@ KernelVariant<Space, T> tiled_host_rows_variant() {
 /// The tag of a warp-tiled variant: its features in words, e.g.
 /// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
 /// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
-/// "splitk4096": K chunk per team).
+/// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
+/// "lds8": 8-byte fragment reads).
 template <class Cfg>
 std::string gpu_tile_tag() {
   std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
@@ -86,6 +87,8 @@ std::string gpu_tile_tag() {
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  if (Cfg::frag_pipe) t += " fragdb";
+  if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
   return t;
 }
 /// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
