@@ -188,6 +188,19 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 4>, Space, T>());
   v.push_back(warp_variant<DoubleSmall, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 3>, Space, T>());
+  // Round 3 (docs/performance.md, GPU round 3): fragment double buffering
+  // ("fragdb") on 8x8 tiles at two teams per SM (one, two and no scratch
+  // stages), 8x4 at three and four teams and 4x8 at three; 8-byte fragment
+  // reads ("lds8") on the rule's tile; BK = 16 on the rule's tile without
+  // prefetch registers (with them it spills).
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 0, true, 8, 4, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 4, 8, 1, true, 8, 3, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, false, 8>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 0, true, 8, 2>, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
