@@ -77,7 +77,8 @@ KernelVariant<Space, T> tiled_host_rows_variant() {
 /// The tag of a warp-tiled variant: its features in words, e.g.
 /// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
 /// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
-/// "splitk4096": K chunk per team).
+/// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
+/// "lds8": 8-byte fragment reads).
 template <class Cfg>
 std::string gpu_tile_tag() {
   std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
@@ -86,6 +87,8 @@ std::string gpu_tile_tag() {
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  if (Cfg::frag_pipe) t += " fragdb";
+  if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
   return t;
 }
 /// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
@@ -185,6 +188,19 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 4>, Space, T>());
   v.push_back(warp_variant<DoubleSmall, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 3>, Space, T>());
+  // Round 3 (docs/performance.md, GPU round 3): fragment double buffering
+  // ("fragdb") on 8x8 tiles at two teams per SM (one, two and no scratch
+  // stages), 8x4 at three and four teams and 4x8 at three; 8-byte fragment
+  // reads ("lds8") on the rule's tile; BK = 16 on the rule's tile without
+  // prefetch registers (with them it spills).
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 0, true, 8, 4, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 4, 8, 1, true, 8, 3, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, false, 8>, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 0, true, 8, 2>, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());

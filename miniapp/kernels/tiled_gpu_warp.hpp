@@ -40,6 +40,16 @@
 //      not depend on scheduling or team size; S depends on K and SplitKc
 //      only (not on M, N or the device), so a row split across MPI ranks
 //      gives the same bits too.
+//   7. fragment double buffering (FragPipe): the compute loop reads the A
+//      and B fragments of K step k+1 from scratch into a second register
+//      set while the FMAs of step k run (CUTLASS's warp-level software
+//      pipelining, efficient_gemm.md); with two stages, the next tile's
+//      step-0 fragments are read right after the one barrier per K tile,
+//      before the FMAs of the current tile's last step. The FMAs and their
+//      order are those of the plain loop (C's bits do not change).
+//   8. narrow fragment reads (FragBytes = 8): the compute loop reads its
+//      fragments from scratch one element (8 bytes for double) at a time
+//      instead of 16 bytes; the layout and C's bits are unchanged.
 //
 // Parallel mapping (CUDA terms: blockIdx = league_rank, threadIdx = team_rank):
 //   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K); team =
@@ -87,9 +97,11 @@ using team_policy_lb =
 /// mapping, no warp tiles); TM x TN register tile per thread; Stages 0, 1 or
 /// 2; Vec: 16-byte global loads where aligned; Swizzle: block-row group (0:
 /// none); MinBlocks: launch bounds' minimum blocks per SM (0: none);
-/// SplitKc: K chunk per team (0: no split-K).
+/// SplitKc: K chunk per team (0: no split-K); FragPipe: register double
+/// buffering of the scratch fragments (switch 7 of the file comment);
+/// FragBytes: bytes per scratch fragment read, 16 (default) or 8 (switch 8).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int Stages_, bool Vec_, int Swizzle_,
-          int MinBlocks_, int SplitKc_ = 0>
+          int MinBlocks_, int SplitKc_ = 0, bool FragPipe_ = false, int FragBytes_ = 16>
 struct GpuTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int stages = Stages_;
@@ -97,6 +109,8 @@ struct GpuTile {
   static constexpr int swizzle = Swizzle_;
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int split_kc = SplitKc_;
+  static constexpr bool frag_pipe = FragPipe_;
+  static constexpr int frag_bytes = FragBytes_;
   static constexpr bool warp_tiled = WM_ > 0;
   static constexpr int team_size = (BM / TM) * (BN / TN);
   /// No warp tiles, or 32 lanes of TM x TN per warp tile, warp tiles dividing the block tile.
@@ -224,6 +238,9 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(Cfg::stages >= 0 && Cfg::stages <= 2, "stages: 0, 1 or 2");
   static_assert(Cfg::split_kc == 0 || Cfg::split_kc % BK == 0, "split-K chunk: a multiple of BK");
   static_assert(Cfg::warp_shape_ok(), "warp tile: 32 lanes of TM x TN, a divisor of the block tile");
+  static_assert(Cfg::frag_bytes == 16 || Cfg::frag_bytes == int(sizeof(T)),
+                "fragment reads: 16 bytes or one element");
+  static_assert(!Cfg::frag_pipe || BK % 2 == 0, "fragment double buffering: an even BK");
   constexpr int lanes_m = Cfg::warp_tiled ? Cfg::WM / TM : BM / TM;  // threads along m sharing a scratch row read
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
@@ -387,8 +404,98 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
         };
 
+        // Switches 7 and 8: the fragments of K step k of stage s into a, b
+        // (16-byte or one-element reads), and the FMAs of one step.
+        auto load_frag = [&](const int s, const int k, T(&a)[TM], T(&b)[TN]) {
+          const T* const As = smem + s * stage_elems + row0 + k * lda_s;
+          const T* const Bs = smem + s * stage_elems + a_elems + col0 + k * BN;
+          if constexpr (Cfg::frag_bytes == 16) {
+            MMAPP_UNROLL
+            for (int g = 0; g < TM / VW; ++g) {
+              const Chunk v = *reinterpret_cast<const Chunk*>(As + g * row_stride);
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) a[g * VW + q] = v.v[q];
+            }
+            MMAPP_UNROLL
+            for (int g = 0; g < TN / VW; ++g) {
+              const Chunk v = *reinterpret_cast<const Chunk*>(Bs + g * col_stride);
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) b[g * VW + q] = v.v[q];
+            }
+          } else {
+            MMAPP_UNROLL
+            for (int g = 0; g < TM / VW; ++g) {
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) a[g * VW + q] = As[g * row_stride + q];
+            }
+            MMAPP_UNROLL
+            for (int g = 0; g < TN / VW; ++g) {
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) b[g * VW + q] = Bs[g * col_stride + q];
+            }
+          }
+        };
+        auto fma_frag = [&](const T(&a)[TM], const T(&b)[TN]) {
+          MMAPP_UNROLL
+          for (int i = 0; i < TM; ++i) {
+            MMAPP_UNROLL
+            for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+          }
+        };
+        T fa[2][TM], fb[2][TN];  // switch 7: two fragment sets (FragPipe), else fa[0], fb[0]
+        // acc += As * Bs over one K tile of stage s, by the switches: the
+        // plain loop (compute), one-element reads, or the fragment pipeline
+        // inside the tile.
+        auto compute_any = [&](const int s) {
+          if constexpr (!Cfg::frag_pipe && Cfg::frag_bytes == 16) {
+            compute(s);
+          } else if constexpr (!Cfg::frag_pipe) {
+            MMAPP_UNROLL
+            for (int k = 0; k < BK; ++k) {
+              load_frag(s, k, fa[0], fb[0]);
+              fma_frag(fa[0], fb[0]);
+            }
+          } else {
+            load_frag(s, 0, fa[0], fb[0]);
+            MMAPP_UNROLL
+            for (int k = 0; k < BK; ++k) {
+              if (k + 1 < BK) load_frag(s, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
+              fma_frag(fa[k & 1], fb[k & 1]);
+            }
+          }
+        };
+
         const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
-        if (Cfg::stages == 2) {
+        if constexpr (Cfg::stages == 2 && Cfg::frag_pipe) {
+          // Two stages, fragments pipelined across tiles: one barrier per K
+          // tile, between the FMAs of steps BK-2 and BK-1. Stage cur^1 was
+          // last read (its step BK-1 fragments) before the previous
+          // iteration's barrier, so storing it before this barrier is safe;
+          // stage cur's last fragments are read before this barrier, and it
+          // is stored again only after it.
+          if (ktiles > 0) {
+            fetch(k_begin);
+            store(0);
+          }
+          team.team_barrier();
+          if (ktiles > 0) load_frag(0, 0, fa[0], fb[0]);
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const bool more = kt + 1 < ktiles;
+            const int cur = kt & 1;
+            if (more) fetch(k_begin + (kt + 1) * BK);  // in flight during the FMAs below
+            MMAPP_UNROLL
+            for (int k = 0; k + 1 < BK; ++k) {
+              load_frag(cur, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
+              fma_frag(fa[k & 1], fb[k & 1]);
+            }
+            if (more) {
+              store(cur ^ 1);
+              team.team_barrier();
+              load_frag(cur ^ 1, 0, fa[0], fb[0]);  // BK even: step 0 uses set 0
+            }
+            fma_frag(fa[1], fb[1]);  // step BK-1 (odd)
+          }
+        } else if (Cfg::stages == 2) {
           if (ktiles > 0) {
             fetch(k_begin);
             store(0);
@@ -397,7 +504,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           for (int kt = 0; kt < ktiles; ++kt) {
             const bool more = kt + 1 < ktiles;
             if (more) fetch(k_begin + (kt + 1) * BK);  // in flight during the compute below
-            compute(kt & 1);
+            compute_any(kt & 1);
             if (more) store((kt + 1) & 1);  // the other stage: last read before the previous barrier
             team.team_barrier();
           }
@@ -407,7 +514,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             store(0);
             team.team_barrier();
             if (kt + 1 < ktiles) fetch(k_begin + (kt + 1) * BK);
-            compute(0);
+            compute_any(0);
             team.team_barrier();
           }
         } else {
@@ -415,7 +522,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             fetch(k_begin + kt * BK);
             store(0);
             team.team_barrier();
-            compute(0);
+            compute_any(0);
             team.team_barrier();
           }
         }
