@@ -12,7 +12,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
