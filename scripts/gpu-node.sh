@@ -44,13 +44,21 @@ build() {
   echo "gpu-node: $preset preset configured and built in $((SECONDS - t0)) s on $(nproc) cores"
 }
 
+# mpirun options giving each rank its own nproc/np cores (jobs/lib.sh does
+# the same): ranks sharing cores under OMP_PROC_BIND all bind their main
+# thread to the first one (see summa-gpu.sh).
+binding() {
+  local pe=$(($(nproc) / np))
+  ((pe >= 1)) && echo "--map-by slot:PE=$pe --bind-to core" || echo "--oversubscribe --bind-to none"
+}
+
 while (($#)); do
   case "$1" in
     --np) np=$2; shift 2 ;;
     build) build; shift ;;
     info)
       nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv
-      mpirun -np "$np" --oversubscribe "$bin" --kokkos-info 2>&1 | tee "$out/info.log"
+      mpirun -np "$np" $(binding) "$bin" --kokkos-info 2>&1 | tee "$out/info.log"
       shift ;;
     test)
       # The Slurm harness needs apt (absent here): CI runs it.
@@ -63,7 +71,7 @@ while (($#)); do
       while (($#)) && [[ "$1" != build && "$1" != info && "$1" != test && "$1" != run && "$1" != --np ]]; do
         args+=("$1"); shift
       done
-      mpirun -np "$np" --oversubscribe "$bin" "$deck" "${args[@]}" 2>&1 | tee -a "$out/run.log"
+      mpirun -np "$np" $(binding) "$bin" "$deck" "${args[@]}" 2>&1 | tee -a "$out/run.log"
       ;;
     *) echo "gpu-node: unknown command '$1' (build, info, test, run DECK ...)" >&2; exit 2 ;;
   esac

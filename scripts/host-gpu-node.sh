@@ -50,8 +50,11 @@ for step in "${steps[@]}"; do
       echo "== yardstick: OpenBLAS bound against unbound, $threads threads"
       OMP_NUM_THREADS=$threads scripts/host-yardstick.sh "$bin" "$out" 2 ;;
     hetero)
-      echo "== hetero: 2 ranks (cuda + openmp, $((threads - 2)) host threads), weights: auto"
-      mpirun -np 2 --bind-to none -x OMP_NUM_THREADS=$((threads - 2)) -x OMP_PROC_BIND=spread -x OMP_PLACES=threads \
+      # Each rank on its own half of the cores (ranks sharing cores under
+      # OMP_PROC_BIND bind their main threads to the same core; the figure of
+      # 2026-11-22 was taken with --bind-to none and 14 threads per rank).
+      echo "== hetero: 2 ranks (cuda + openmp, $((threads / 2)) threads each, own cores), weights: auto"
+      mpirun -np 2 --map-by slot:PE=$((threads / 2)) --bind-to core -x OMP_NUM_THREADS=$((threads / 2)) -x OMP_PROC_BIND=spread -x OMP_PLACES=threads \
         "$bin" inputs/bench/hetero.yaml --report "$out/hetero-auto.json" >"$out/hetero-auto.log" 2>&1 ||
         tail -n 5 "$out/hetero-auto.log"
       echo "== hetero: the GPU rank alone, all rows"

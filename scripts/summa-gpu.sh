@@ -37,9 +37,17 @@ np=${MMAPP_NP:-4}
 bin=${MMAPP_BIN:-$top/build/cuda/miniapp/mmapp}
 extra=() mpirun_args=()
 [[ -n "${MMAPP_EXTRA_ARGS:-}" ]] && read -r -a extra <<<"$MMAPP_EXTRA_ARGS"
-[[ -n "${MMAPP_MPIRUN_ARGS:-}" ]] && read -r -a mpirun_args <<<"$MMAPP_MPIRUN_ARGS"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(($(nproc) / np > 0 ? $(nproc) / np : 1))}
+# Each rank on its own cores (as jobs/lib.sh does): with OMP_PROC_BIND=spread
+# and ranks unbound or sharing a socket, every rank binds its main thread to
+# the same first core, and 4 ranks that spin in MPI progress on one core
+# stalled the 4-GPU runs of 2026-11-22 (>50 s for what one GPU did in 10 s).
+if [[ -n "${MMAPP_MPIRUN_ARGS:-}" ]]; then
+  read -r -a mpirun_args <<<"$MMAPP_MPIRUN_ARGS"
+else
+  mpirun_args=(--map-by "slot:PE=$OMP_NUM_THREADS" --bind-to core)
+fi
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 timeout_s=${MMAPP_RUN_TIMEOUT:-540}
 
