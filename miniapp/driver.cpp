@@ -202,19 +202,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     if (!is_host_space_v<Space>) host += (double(my_rows) * K + double(K) * N + double(my_rows) * N) * elem;
     const std::string problem = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) +
                                 " k=" + std::to_string(K) + " " + dtype_name<T>() + " needs ";
-    const std::string on_rank = " on rank " + std::to_string(rank) + " (" + place.host + ")";
-    const double host_avail = available_bytes<Kokkos::DefaultHostExecutionSpace>();
-    std::string err;
-    if (is_host_space_v<Space>) {
-      if (dev + host > 0.9 * host_avail)
-        err = problem + gib(dev + host) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
-    } else if (const double avail = available_bytes<Space>(); dev > 0.95 * avail) {
-      err = problem + gib(dev) + " of " + Space::name() + " device memory" + on_rank + ", device " +
-            std::to_string(place.device_id) + ", " + gib(avail) + " available";
-    } else if (host > 0.9 * host_avail) {
-      err = problem + gib(host) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
-    }
-    if (std::string first = first_error(err, comm); !first.empty()) throw RunError(2, first);
+    check_memory_fits<Space>(dev, host, problem, place, rank, comm);
   }
 
   PhaseClock common;

@@ -101,6 +101,32 @@ inline std::string gib(double bytes) {
   return s.str();
 }
 
+/// Refuses, before anything is allocated, a problem whose memory does not fit
+/// on some rank: `dev_bytes` of Space's memory (host memory on host spaces,
+/// where it adds to `host_bytes`) against 95% of what the device has free,
+/// `host_bytes` against 90% of MemAvailable. `problem` begins the message
+/// ("problem m=... needs "); the rank, its host and device, and the sizes in
+/// GiB follow. Collective over `comm`: every rank throws RunError(2, first
+/// failing rank's message), or none does.
+template <class Space>
+void check_memory_fits(double dev_bytes, double host_bytes, const std::string& problem, const RankPlacement& place,
+                       int rank, MPI_Comm comm) {
+  const std::string on_rank = " on rank " + std::to_string(rank) + " (" + place.host + ")";
+  const double host_avail = available_bytes<Kokkos::DefaultHostExecutionSpace>();
+  std::string err;
+  if (is_host_space_v<Space>) {
+    if (dev_bytes + host_bytes > 0.9 * host_avail)
+      err = problem + gib(dev_bytes + host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) +
+            " available";
+  } else if (const double avail = available_bytes<Space>(); dev_bytes > 0.95 * avail) {
+    err = problem + gib(dev_bytes) + " of " + Space::name() + " device memory" + on_rank + ", device " +
+          std::to_string(place.device_id) + ", " + gib(avail) + " available";
+  } else if (host_bytes > 0.9 * host_avail) {
+    err = problem + gib(host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
+  }
+  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(2, first);
+}
+
 /// MPI counts and displacements, in rows, for Scatterv/Gatherv.
 struct RowCounts {
   std::vector<int> counts, displs;

@@ -218,20 +218,7 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
     const std::string problem = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) +
                                 " k=" + std::to_string(K) + " " + dtype_name<T>() + " on a " + std::to_string(g.p) +
                                 "x" + std::to_string(g.q) + " grid needs ";
-    const std::string on_rank = " on rank " + std::to_string(rank) + " (" + place.host + ")";
-    const double host_avail = available_bytes<Kokkos::DefaultHostExecutionSpace>();
-    std::string err;
-    if (is_host_space_v<Space>) {
-      if (dev_bytes + host_bytes > 0.9 * host_avail)
-        err = problem + gib(dev_bytes + host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) +
-              " available";
-    } else if (const double avail = available_bytes<Space>(); dev_bytes > 0.95 * avail) {
-      err = problem + gib(dev_bytes) + " of " + Space::name() + " device memory" + on_rank + ", device " +
-            std::to_string(place.device_id) + ", " + gib(avail) + " available";
-    } else if (host_bytes > 0.9 * host_avail) {
-      err = problem + gib(host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
-    }
-    if (std::string first = first_error(err, world); !first.empty()) throw RunError(2, first);
+    check_memory_fits<Space>(dev_bytes, host_bytes, problem, place, rank, world);
   }
 
   PhaseClock common;
