@@ -36,10 +36,12 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
 
   const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
   const double gf = my_stats.median > 0 ? share.flops / my_stats.median * 1e-9 : 0.0;
-  const double my_vals[7] = {double(share.rows), double(share.row0), my_stats.min, my_stats.median, my_stats.max,
-                             gf, share.predicted_s};
-  std::vector<double> all_vals(rank == 0 ? 7 * nranks : 0);
-  MPI_Gather(my_vals, 7, MPI_DOUBLE, all_vals.data(), 7, MPI_DOUBLE, 0, comm);
+  constexpr int kVals = 9;
+  const double my_vals[kVals] = {double(share.rows), double(share.row0), my_stats.min,       my_stats.median,
+                                 my_stats.max,       gf,                  share.predicted_s, share.device_bytes,
+                                 share.host_bytes};
+  std::vector<double> all_vals(rank == 0 ? kVals * nranks : 0);
+  MPI_Gather(my_vals, kVals, MPI_DOUBLE, all_vals.data(), kVals, MPI_DOUBLE, 0, comm);
   std::vector<double> all_phases(rank == 0 ? values.size() * nranks : 0);
   MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all_phases.data(), int(values.size()), MPI_DOUBLE, 0,
              comm);
@@ -49,11 +51,14 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
   for (int r = 0; r < nranks; ++r) {
     RankRecord rr;
     rr.rank = r;
-    rr.rows = long(all_vals[7 * r]);
-    rr.row0 = long(all_vals[7 * r + 1]);
-    rr.kernel = {all_vals[7 * r + 2], all_vals[7 * r + 3], all_vals[7 * r + 4]};
-    rr.gflops = all_vals[7 * r + 5];
-    rr.predicted_s = all_vals[7 * r + 6];
+    const double* v = all_vals.data() + kVals * r;
+    rr.rows = long(v[0]);
+    rr.row0 = long(v[1]);
+    rr.kernel = {v[2], v[3], v[4]};
+    rr.gflops = v[5];
+    rr.predicted_s = v[6];
+    rr.device_bytes = v[7];
+    rr.host_bytes = v[8];
     for (size_t i = 0; i < names.size(); ++i) rr.phases_s[names[i]] = all_phases[values.size() * r + i];
     if (rr.rows > 0) sum += rr.kernel.median, mx = std::max(mx, rr.kernel.median), ++active;
     rec.ranks.push_back(rr);
@@ -193,7 +198,8 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
 #endif
   const std::size_t work_bytes = workspace_bytes(plan, my_rows, N, K);
 
-  // Memory: need vs available, before allocating.
+  // Memory: need vs available, before allocating (and reported per rank).
+  double dev_bytes = 0, host_bytes = 0;
   {
     const double elem = sizeof(T);
     const double dev = (double(sets) * (my_rows * K + K * N) + 1.0 * my_rows * N) * elem + double(work_bytes) +
@@ -203,6 +209,7 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     const std::string problem = "problem m=" + std::to_string(M) + " n=" + std::to_string(N) +
                                 " k=" + std::to_string(K) + " " + dtype_name<T>() + " needs ";
     check_memory_fits<Space>(dev, host, problem, place, rank, comm);
+    dev_bytes = dev, host_bytes = host;
   }
 
   PhaseClock common;
@@ -317,7 +324,9 @@ void run_case(const Config& cfg, const ProblemSize& size, const RankPlacement& p
     }
     if (scatter)
       ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
-    finish_record(rec, ph, mine, RankShare{my_rows, row0, 2.0 * double(my_rows) * double(N) * double(K), predicted[rank]},
+    finish_record(rec, ph, mine,
+                  RankShare{my_rows, row0, 2.0 * double(my_rows) * double(N) * double(K), predicted[rank], dev_bytes,
+                            host_bytes},
                   comm);
     out.push_back(rec);
     percent_of_vendor(out, first_record);

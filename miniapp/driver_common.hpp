@@ -328,6 +328,8 @@ struct RankShare {
   long rows = 0, row0 = 0;  ///< rows of C it owns (for a 2-D block: its block's rows) and the first one
   double flops = 0;         ///< the multiply-adds it computes, times 2
   double predicted_s = -1;  ///< the balancer's prediction, -1 n/a
+  double device_bytes = 0;  ///< what the case allocates in this rank's execution space's memory (bytes)
+  double host_bytes = 0;    ///< and in its host memory (pinned staging, copies, rank 0's whole matrices)
 };
 
 /// Completes `rec` after its repetitions: phases (the slowest rank's, and

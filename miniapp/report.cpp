@@ -183,9 +183,9 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   if (first.grid.p > 0) {
     print_grid_ranks(os, runs);
   } else if (first.ranks.size() > 1) {
-    os << fmt::format("\nper rank ({} data):\n", first.data_mode);
-    TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s"},
-                 {true, false, false, false, false, false, false},
+    os << fmt::format("\nper rank ({} data; memory GiB):\n", first.data_mode);
+    TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s", "device GiB", "host GiB"},
+                 {true, false, false, false, false, false, false, false, false},
                  {}};
     for (const auto& r : runs) {
       for (const auto& rr : r.ranks) {
@@ -194,7 +194,7 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
           if (auto it = rr.phases_s.find(k); it != rr.phases_s.end()) comm += it->second;
         pr.rows.push_back({r.kernel, std::to_string(rr.rank), std::to_string(rr.rows), ms(rr.kernel.median),
                            fmt::format("{:.1f}", rr.gflops), rr.predicted_s < 0 ? "-" : ms(rr.predicted_s),
-                           fmt::format("{:.4f}", comm)});
+                           fmt::format("{:.4f}", comm), gib_text(rr.device_bytes), gib_text(rr.host_bytes)});
       }
     }
     pr.print(os);
@@ -319,11 +319,11 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                           {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},
                           {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
                           {"gflops", k.gflops},
-                          {"phases_s", k.phases_s}});
+                          {"phases_s", k.phases_s},
+                          {"memory_bytes", {{"device", k.device_bytes}, {"host", k.host_bytes}}}});
       if (k.prow >= 0) {
         auto& e = per_rank.back();
         e["prow"] = k.prow, e["pcol"] = k.pcol, e["cols"] = k.cols, e["col0"] = k.col0;
-        e["memory_bytes"] = {{"device", k.device_bytes}, {"host", k.host_bytes}};
       }
     }
     rr["ranks"] = per_rank;

@@ -21,11 +21,13 @@ struct RankRecord {
   double gflops = 0;                      ///< 2*rows*n*k / its median kernel time
   double predicted_s = -1;                ///< weights: auto: the balancer's predicted kernel time; -1 n/a
   std::map<std::string, double> phases_s; ///< its phase times
+  double device_bytes = 0;                ///< bytes the case allocates in its execution space's memory (the
+                                          ///< memory check's figure; host memory on host backends)
+  double host_bytes = 0;                  ///< and in host memory (copies, pinned staging, rank 0's whole
+                                          ///< matrices in scatter mode)
   // Process-grid runs only (prow < 0 otherwise):
   int prow = -1, pcol = -1;               ///< its place in the grid
   long cols = 0, col0 = 0;                ///< columns of B and C it owns, and the first one
-  double device_bytes = 0;                ///< what the run allocates in its execution space's memory
-  double host_bytes = 0;                  ///< and in host memory (pinned staging, rank 0's whole matrices in scatter mode)
 };
 
 /// How a process-grid run was made (RunRecord::grid; p == 0 for the row split).

@@ -363,18 +363,18 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
       }
     }
     if (scatter) ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["gather"];
-    finish_record(rec, ph, mine, RankShare{mloc, blk.rows.begin, 2.0 * double(mloc) * double(nloc) * double(K), -1},
+    finish_record(rec, ph, mine,
+                  RankShare{mloc, blk.rows.begin, 2.0 * double(mloc) * double(nloc) * double(K), -1, dev_bytes,
+                            host_bytes},
                   world);
     // The grid's per-rank facts, on rank 0.
-    const double facts[6] = {double(coords.prow), double(coords.pcol), double(nloc), double(blk.cols.begin),
-                             dev_bytes, host_bytes};
-    std::vector<double> all(rank == 0 ? 6 * nranks : 0);
-    MPI_Gather(facts, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, world);
+    const double facts[4] = {double(coords.prow), double(coords.pcol), double(nloc), double(blk.cols.begin)};
+    std::vector<double> all(rank == 0 ? 4 * nranks : 0);
+    MPI_Gather(facts, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, world);
     if (rank == 0)
       for (auto& rr : rec.ranks) {
-        const double* f = all.data() + 6 * rr.rank;
+        const double* f = all.data() + 4 * rr.rank;
         rr.prow = int(f[0]), rr.pcol = int(f[1]), rr.cols = long(f[2]), rr.col0 = long(f[3]);
-        rr.device_bytes = f[4], rr.host_bytes = f[5];
       }
     out.push_back(rec);
     percent_of_vendor(out, first_record, any_scalapack ? "scalapack" : "kokkoskernels");

@@ -92,6 +92,10 @@ def test_small_deck_table_and_report(tmp):
             assert phase in run["phases_s"], phase
         assert len(run["ranks"]) == ARGS.np
         assert sum(x["rows"] for x in run["ranks"]) == 67
+        elem = 4 if run["dtype"] == "float" else 8
+        for x in run["ranks"]:  # at least its rows of A and C and all of B (more with input sets, workspace)
+            assert x["memory_bytes"]["device"] >= (x["rows"] * 33 + 33 * 45 + x["rows"] * 45) * elem, x
+            assert x["memory_bytes"]["host"] >= 0, x
     assert {x["dtype"] for x in r["runs"]} == {"float", "double"}
     vendor = [x for x in r["runs"] if x["kernel"] == "kokkoskernels"]
     assert all(abs(x["pct_of_vendor"] - 100.0) < 1e-9 for x in vendor)
