@@ -18,6 +18,8 @@
 #              rows                  the row split at the same N (B replicated)
 #              single-gpu            one rank, one GPU, the whole N (cuBLAS): the
 #                                    yardstick of the 4-GPU speed-up, in the same call
+#   auto     summa-auto alone (label summa-auto-$MMAPP_TAG when MMAPP_TAG is set:
+#              e.g. the same run under other MMAPP_MPIRUN_ARGS)
 #   131072   inputs/bench/summa-131072.yaml: 192 GiB of A + B + C over 4 GPUs
 #   table    the table of every report in $OUT (also printed after each step)
 # Steps may be run one by one (each stays well under 10 minutes).
@@ -134,10 +136,13 @@ for step in "${steps[@]}"; do
       run summa-panel-512 "$deck" --set parallel.decomposition.panel=512
       run summa-panel-2048 "$deck" --set parallel.decomposition.panel=2048
       table ;;
+    auto)
+      run "summa-auto${MMAPP_TAG:+-$MMAPP_TAG}" inputs/bench/summa-32768.yaml
+      table ;;
     131072)
-      run summa-131072 inputs/bench/summa-131072.yaml
+      run "summa-131072${MMAPP_TAG:+-$MMAPP_TAG}" inputs/bench/summa-131072.yaml
       table ;;
     table) table ;;
-    *) echo "summa-gpu: unknown step '$step' (build, info, 32768, 131072, table)" >&2; exit 2 ;;
+    *) echo "summa-gpu: unknown step '$step' (build, info, 32768, auto, 131072, table)" >&2; exit 2 ;;
   esac
 done
