@@ -84,6 +84,7 @@ const char* to_string(Transfer t) {
     case Transfer::automatic: return "auto";
     case Transfer::cuda_aware: return "cuda-aware";
     case Transfer::staged: return "staged";
+    case Transfer::shared: return "shared";
   }
   return "?";
 }
@@ -114,7 +115,7 @@ const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
 const std::vector<std::string> kOverlapNames{"auto", "ibcast", "none"};
-const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged"};
+const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared"};
 
 /// The allowed keys of the map at dotted `path` ("" is the root), or nullptr
 /// when `path` is not a map in the schema (a scalar, or the `kernels` list).

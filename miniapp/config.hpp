@@ -40,13 +40,19 @@ enum class SplitKind { even, rows, weights, auto_weights, grid };
 /// - none:      blocking MPI_Bcast, then the local GEMM, panel after panel.
 enum class Overlap { automatic, ibcast, none };
 
-/// Grid decompositions on a GPU rank: how panels reach MPI.
-/// - automatic:  cuda_aware when Open MPI reports CUDA support at run time
-///               (MPIX_Query_cuda_support), else staged;
-/// - cuda_aware: device buffers are given to MPI;
-/// - staged:     through pinned host buffers (Kokkos::CudaHostPinnedSpace).
-/// Host ranks always pass host buffers ("host").
-enum class Transfer { automatic, cuda_aware, staged };
+/// Grid decompositions: how panels reach the other ranks.
+/// - automatic:  on a GPU rank, cuda_aware when Open MPI reports CUDA support
+///               at run time (MPIX_Query_cuda_support), else shared when
+///               every process row and column is within one node (and every
+///               rank is a GPU rank), else staged; host ranks pass host
+///               buffers to MPI ("host");
+/// - cuda_aware: device buffers are given to MPI (GPU ranks);
+/// - staged:     through pinned host buffers (Kokkos::CudaHostPinnedSpace) and
+///               MPI_Bcast / MPI_Ibcast (GPU ranks; host ranks: "host");
+/// - shared:     through an MPI-3 shared-memory window over each process row
+///               and column (one node only), MPI_Ibarrier as the signal
+///               (summa.hpp); GPU and host ranks.
+enum class Transfer { automatic, cuda_aware, staged, shared };
 
 /// Where the distributed rows come from.
 /// - scatter: rank 0 creates A and B, MPI_Scatterv rows of A, MPI_Bcast B,
@@ -156,7 +162,7 @@ const char* to_string(Init i);
 const char* to_string(DataMode d);
 /// "auto" / "ibcast" / "none".
 const char* to_string(Overlap o);
-/// "auto" / "cuda-aware" / "staged".
+/// "auto" / "cuda-aware" / "staged" / "shared".
 const char* to_string(Transfer t);
 
 }  // namespace mmapp

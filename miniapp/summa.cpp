@@ -2,7 +2,7 @@
 // non-template parts of summa.hpp. For each problem size and dtype, on the
 // execution space named for this rank:
 //   grid (p x q, resolve_grid) -> panels -> kernels (the deck's local GEMMs,
-//   and `scalapack`) -> panel path (host / cuda-aware / staged) and overlap,
+//   and `scalapack`) -> panel path (host / cuda-aware / staged / shared) and overlap,
 //   agreed by every rank -> memory need vs available -> allocation (A, B, C
 //   blocks, panel buffers) -> fill (local: each rank its own blocks, keyed on
 //   global (i, j); scatter: rank 0 the whole A and B) -> scatter (rank 0 sends
@@ -54,8 +54,19 @@ const char* describe(PanelPath p) {
     case PanelPath::host: return "host";
     case PanelPath::cuda_aware: return "cuda-aware";
     case PanelPath::staged: return "staged through pinned host memory";
+    case PanelPath::shared: return "shared: an MPI shared-memory window (one node)";
   }
   return "?";
+}
+
+int comm_is_node_local(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 0, all = 0;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_size(comm, &all);
+  MPI_Comm_free(&node);
+  return n == all ? 1 : 0;
 }
 
 namespace detail {
@@ -170,11 +181,20 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
       },
       "", 2, world);
 
-  // How panels reach MPI on this rank, and the overlap every rank uses.
+  // How panels reach the others on this rank, and the overlap every rank uses.
+  // "shared" needs every process row and column within one node, on every rank.
+  int node_local = comm_is_node_local(grid.row()) && comm_is_node_local(grid.col());
+  MPI_Allreduce(MPI_IN_PLACE, &node_local, 1, MPI_INT, MPI_MIN, world);
   PanelPath path = PanelPath::host;
   agree_on(
       [&] {
-        if constexpr (!is_host_space_v<Space>) {
+        if (d.transfer == Transfer::shared) {
+          if (!node_local)
+            throw std::runtime_error(
+                "parallel.decomposition.transfer: shared, but a process row or column spans more than one node "
+                "(MPI_COMM_TYPE_SHARED); use staged, cuda-aware or auto");
+          path = PanelPath::shared;
+        } else if constexpr (!is_host_space_v<Space>) {
           const int aware = mpi_cuda_support();
           if (d.transfer == Transfer::staged) {
             path = PanelPath::staged;
@@ -185,11 +205,18 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
                   "(MPIX_Query_cuda_support() = 0 on rank " + std::to_string(rank) + "); use staged or auto");
             path = PanelPath::cuda_aware;
           } else {
-            path = aware == 1 ? PanelPath::cuda_aware : PanelPath::staged;
+            path = aware == 1 ? PanelPath::cuda_aware : node_local ? PanelPath::shared : PanelPath::staged;
           }
         }
       },
       cfg.deck_path + ": ", 2, world);
+  // The shared path is a protocol of its own (barriers, not broadcasts): all
+  // ranks or none. `auto` picks it on GPU ranks only, so with host ranks in
+  // the grid those GPU ranks stage through MPI instead.
+  int shared_any = path == PanelPath::shared, shared_all = shared_any;
+  MPI_Allreduce(MPI_IN_PLACE, &shared_any, 1, MPI_INT, MPI_MAX, world);
+  MPI_Allreduce(MPI_IN_PLACE, &shared_all, 1, MPI_INT, MPI_MIN, world);
+  if (shared_any && !shared_all && path == PanelPath::shared) path = PanelPath::staged;
   int device_mpi = path == PanelPath::cuda_aware ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &device_mpi, 1, MPI_INT, MPI_MAX, world);
   const bool overlap = d.overlap == Overlap::ibcast || (d.overlap == Overlap::automatic && device_mpi == 0);
@@ -278,7 +305,7 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
   const int my_path = int(path);
   MPI_Allgather(&my_path, 1, MPI_INT, paths.data(), 1, MPI_INT, world);
   std::string transfer;
-  for (int pth = 0; pth < 3; ++pth)
+  for (int pth = 0; pth <= int(PanelPath::shared); ++pth)
     if (std::find(paths.begin(), paths.end(), pth) != paths.end())
       transfer += (transfer.empty() ? "" : "; ") + std::string(describe(PanelPath(pth)));
   std::vector<long> rows_split(nranks);

@@ -17,7 +17,16 @@
 // backends ("host") and on GPUs when Open MPI is CUDA-aware ("cuda-aware");
 // otherwise they are staged through pinned host buffers ("staged through
 // pinned host memory": device -> pinned on the root, pinned -> device on
-// the others).
+// the others). When every process row and column lies within one node
+// ("shared"), the panels skip MPI's data path: each rank's panel slots live
+// in an MPI-3 shared-memory window (MPI_Win_allocate_shared) over its
+// process row (A) and column (B), page-locked for the GPU; the root writes
+// its panel into its own slot (device -> window on a GPU), an MPI_Ibarrier
+// says it is there, the others read the root's slot (window -> device on a
+// GPU; on a host backend the GEMM reads it in place), and a second
+// MPI_Ibarrier says every rank is done with it before the root writes that
+// slot again. On a GPU, the next panel's packing and copies run on a second
+// CUDA stream while the current local GEMM runs.
 // Overlap ("ibcast"): two sets of panel buffers; the next panel's broadcasts
 // are posted (MPI_Ibcast) before the current panel's local GEMM, and on a GPU
 // the host polls MPI_Testall while the GEMM runs (Open MPI progresses
@@ -84,11 +93,16 @@ class GridComm {
 /// extension: OMPI_HAVE_MPI_EXT_CUDA). Call after MPI_Init.
 int mpi_cuda_support();
 
-/// How one rank's panels reach MPI.
-enum class PanelPath { host, cuda_aware, staged };
+/// How one rank's panels reach the others.
+enum class PanelPath { host, cuda_aware, staged, shared };
 
-/// "host", "cuda-aware", "staged through pinned host memory".
+/// "host", "cuda-aware", "staged through pinned host memory", "shared: an
+/// MPI shared-memory window (one node)".
 const char* describe(PanelPath p);
+
+/// 1 when every rank of `comm` shares this rank's node (MPI_Comm_split_type
+/// MPI_COMM_TYPE_SHARED spans all of it), else 0. Collective over `comm`.
+int comm_is_node_local(MPI_Comm comm);
 
 /// One rank's time in one multiply, in seconds: blocked in MPI (broadcasts,
 /// waits, posting), in local GEMMs (launch to completion, including MPI
@@ -239,10 +253,13 @@ class Summa {
   using PinBuf = Kokkos::View<T*, pinned_space>;
 
   /// A: |I| x |Ka|, B: |Kb| x |J|, C: |I| x |J| (grid_blocks of this rank),
-  /// in Space's memory. `panels` from summa_panels(). `path`: host on host
-  /// backends; cuda_aware or staged on a GPU. `overlap`: double-buffered
-  /// MPI_Ibcast (must be the same on every rank). Allocates the panel buffers:
-  /// see panel_bytes().
+  /// in Space's memory. `panels` from summa_panels(). `path`: host or shared
+  /// on host backends; cuda_aware, staged or shared on a GPU (shared: every
+  /// process row and column within one node, comm_is_node_local; collective
+  /// over the grid then, as is destruction). `overlap`: double-buffered
+  /// panels, the next one's broadcast (MPI_Ibcast) or staging posted before
+  /// the current GEMM (must be the same on every rank). Allocates the panel
+  /// buffers: see panel_bytes().
   Summa(const Space& space, const GridComm& grid, const GridBlocks& blocks, std::vector<Panel> panels,
         const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B, const Matrix<T, Space>& C, PanelPath path,
         bool overlap)
@@ -253,8 +270,10 @@ class Summa {
       throw std::invalid_argument("Summa: the blocks' extents do not match the grid blocks");
     const int sets = overlap ? 2 : 1;
     for (int s = 0; s < sets; ++s) {
-      dA_[s] = DevBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_panel_a"), mloc_ * nb_);
-      dB_[s] = DevBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_panel_b"), nb_ * nloc_);
+      if (!(is_host_space_v<Space> && path == PanelPath::shared)) {  // host + shared: the GEMM reads the window
+        dA_[s] = DevBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_panel_a"), mloc_ * nb_);
+        dB_[s] = DevBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_panel_b"), nb_ * nloc_);
+      }
       if (path == PanelPath::staged) {
         hA_[s] = PinBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_pinned_a"), mloc_ * nb_);
         hB_[s] = PinBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_pinned_b"), nb_ * nloc_);
@@ -263,24 +282,42 @@ class Summa {
 #ifdef KOKKOS_ENABLE_CUDA
     if constexpr (std::is_same_v<Space, Kokkos::Cuda>) cudaEventCreateWithFlags(&event_, cudaEventDisableTiming);
 #endif
+    if (path == PanelPath::shared) {
+      win_a_.open(grid.row(), long(sets) * mloc_ * nb_, !is_host_space_v<Space>);
+      win_b_.open(grid.col(), long(sets) * nb_ * nloc_, !is_host_space_v<Space>);
+#ifdef KOKKOS_ENABLE_CUDA
+      if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+        cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking);
+        copy_space_ = Space(copy_stream_);
+      }
+#endif
+    }
   }
 
   ~Summa() {
+    win_a_.close();
+    win_b_.close();
 #ifdef KOKKOS_ENABLE_CUDA
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) cudaEventDestroy(event_);
+    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+      cudaEventDestroy(event_);
+      if (copy_stream_) {
+        copy_space_ = space_;  // the instance must not outlive its stream
+        cudaStreamDestroy(copy_stream_);
+      }
+    }
 #endif
   }
   Summa(const Summa&) = delete;
   Summa& operator=(const Summa&) = delete;
 
   /// Bytes of panel buffers in Space's memory (`device`) and pinned host
-  /// memory (`pinned`, staged path only) for an |I| x |J| block and panels
-  /// at most `nb` wide.
+  /// memory (`pinned`: the staged path's buffers, the shared window's
+  /// segment) for an |I| x |J| block and panels at most `nb` wide.
   static void panel_bytes(long mloc, long nloc, long nb, bool overlap, PanelPath path, double& device,
                           double& pinned) {
     const double one = double(mloc * nb + nb * nloc) * sizeof(T) * (overlap ? 2 : 1);
-    device = one;
-    pinned = path == PanelPath::staged ? one : 0.0;
+    device = is_host_space_v<Space> && path == PanelPath::shared ? 0.0 : one;
+    pinned = path == PanelPath::staged || path == PanelPath::shared ? one : 0.0;
   }
 
   /// C = A B with `gemm` as the local kernel and `work` its workspace (for an
@@ -291,7 +328,9 @@ class Summa {
     times_ = {};
     error_.clear();
     const int P = int(panels_.size());
-    if (!overlap_) {
+    if (path_ == PanelPath::shared) {
+      multiply_shared(gemm, work);
+    } else if (!overlap_) {
       MPI_Request req[2];
       for (int t = 0; t < P; ++t) {
         timed(times_.copy, [&] { prepare(t, 0); });
@@ -342,19 +381,14 @@ class Summa {
     const Panel& pn = panels_[t];
     const long w = pn.width();
     if (mloc_ > 0 && a_root(pn)) {
-      const long m = mloc_, c0 = pn.k0 - blocks_.a_k.begin;
-      const ConstMatrix<T, Space> A = A_;
-      T* dst = dA_[s].data();
-      Kokkos::parallel_for(
-          "mmapp::summa_pack_a", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, m * w),
-          KOKKOS_LAMBDA(const long e) { dst[e] = A(e / w, c0 + e % w); });
+      pack_a(space_, pn, dA_[s].data());
       if (path_ == PanelPath::staged) {
         Kokkos::fence();  // the pack, before its copy
-        to_pinned(hA_[s].data(), dA_[s].data(), m * w);
+        to_pinned(space_, hA_[s].data(), dA_[s].data(), mloc_ * w);
       }
     }
     if (nloc_ > 0 && b_root(pn) && path_ == PanelPath::staged)
-      to_pinned(hB_[s].data(), B_.data() + (pn.k0 - blocks_.b_k.begin) * nloc_, w * nloc_);
+      to_pinned(space_, hB_[s].data(), B_.data() + (pn.k0 - blocks_.b_k.begin) * nloc_, w * nloc_);
     Kokkos::fence();
   }
 
@@ -376,14 +410,69 @@ class Summa {
     }
   }
 
+  /// A(:, panel pn) of this rank's block, packed row-major (|I| x width) at
+  /// dst in Space's memory, on `exec` (asynchronous).
+  void pack_a(const Space& exec, const Panel& pn, T* dst) const {
+    const long m = mloc_, w = pn.width(), c0 = pn.k0 - blocks_.a_k.begin;
+    const ConstMatrix<T, Space> A = A_;
+    Kokkos::parallel_for(
+        "mmapp::summa_pack_a", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(exec, 0, m * w),
+        KOKKOS_LAMBDA(const long e) { dst[e] = A(e / w, c0 + e % w); });
+  }
+
+  /// Shared path, the roots of panel t: A's panel into this rank's window
+  /// slot s (packed on the device and copied down on a GPU, packed in place
+  /// on a host backend), B's rows likewise. Fenced, and the window synced.
+  void stage_shared(int t, int s) {
+    const Panel& pn = panels_[t];
+    const long w = pn.width();
+    if (mloc_ > 0 && a_root(pn)) {
+      T* slot = a_slot(grid_.coords().pcol, s);
+      if constexpr (is_host_space_v<Space>) {
+        pack_a(space_, pn, slot);
+      } else {
+        pack_a(copy_space_, pn, dA_[s].data());
+        copy_space_.fence();  // the pack, before its copy
+        to_pinned(copy_space_, slot, dA_[s].data(), mloc_ * w);
+      }
+    }
+    if (nloc_ > 0 && b_root(pn)) {
+      T* slot = b_slot(grid_.coords().prow, s);
+      const T* rows = B_.data() + (pn.k0 - blocks_.b_k.begin) * nloc_;
+      if constexpr (is_host_space_v<Space>)
+        Kokkos::deep_copy(space_, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(slot, w * nloc_),
+                          Kokkos::View<const T*, mem_space, Kokkos::MemoryUnmanaged>(rows, w * nloc_));
+      else
+        to_pinned(copy_space_, slot, rows, w * nloc_);
+    }
+    copy_space_.fence();
+    win_a_.sync();
+    win_b_.sync();
+  }
+
+  /// Shared path, after panel t's "staged" barrier: on a GPU the others copy
+  /// the roots' slots s into their device panels (fenced); on a host backend
+  /// the GEMM reads the roots' slots in place.
+  void fetch_shared(int t, int s) {
+    win_a_.sync();
+    win_b_.sync();
+    if constexpr (!is_host_space_v<Space>) {
+      const Panel& pn = panels_[t];
+      const long w = pn.width();
+      if (mloc_ > 0 && !a_root(pn)) to_device(copy_space_, dA_[s].data(), a_slot(pn.a_owner_col, s), mloc_ * w);
+      if (nloc_ > 0 && !b_root(pn)) to_device(copy_space_, dB_[s].data(), b_slot(pn.b_owner_row, s), w * nloc_);
+      copy_space_.fence();
+    }
+  }
+
   /// After panel t's broadcasts: on the staged path, the received panels go
   /// from pinned to device memory. Fenced.
   void receive(int t, int s) {
     const Panel& pn = panels_[t];
     const long w = pn.width();
     if (path_ == PanelPath::staged) {
-      if (mloc_ > 0 && !a_root(pn)) to_device(dA_[s].data(), hA_[s].data(), mloc_ * w);
-      if (nloc_ > 0 && !b_root(pn)) to_device(dB_[s].data(), hB_[s].data(), w * nloc_);
+      if (mloc_ > 0 && !a_root(pn)) to_device(space_, dA_[s].data(), hA_[s].data(), mloc_ * w);
+      if (nloc_ > 0 && !b_root(pn)) to_device(space_, dB_[s].data(), hB_[s].data(), w * nloc_);
     }
     Kokkos::fence();
   }
@@ -392,6 +481,140 @@ class Summa {
   bool a_root(const Panel& pn) const { return grid_.coords().pcol == pn.a_owner_col; }
   bool b_root(const Panel& pn) const { return grid_.coords().prow == pn.b_owner_row; }
 
+  /// Slot s of the shared window's segment of process column `pcol` (A) /
+  /// process row `prow` (B).
+  T* a_slot(int pcol, int s) const { return win_a_.base[pcol] + s * mloc_ * nb_; }
+  T* b_slot(int prow, int s) const { return win_b_.base[prow] + s * nb_ * nloc_; }
+
+  /// Posts an MPI_Ibarrier on the process row (when this rank has rows of A)
+  /// and on the process column (when it has columns of B).
+  void post_barriers(MPI_Request* req) {
+    req[0] = req[1] = MPI_REQUEST_NULL;
+    timed(times_.comm, [&] {
+      if (mloc_ > 0) MPI_Ibarrier(grid_.row(), &req[0]);
+      if (nloc_ > 0) MPI_Ibarrier(grid_.col(), &req[1]);
+    });
+  }
+
+  /// The shared path's multiply. Panel t goes through slot t % 2 (t % 1
+  /// without overlap) of the roots' windows: the roots stage it, barrier
+  /// "staged", the others fetch it (GPU), barrier "done" once this rank no
+  /// longer reads the slot (after its fetch on a GPU, after its GEMM on a
+  /// host backend); a root waits for "done" of the slot's last panel before
+  /// staging into it again. On a GPU with overlap, panel t + 1 is staged and
+  /// fetched on the copy stream while panel t's GEMM runs. The barriers are
+  /// posted in the same order (staged t, done t, staged t + 1, ...) on every
+  /// rank of a process row or column.
+  void multiply_shared(GemmFn<Space, T> gemm, const Workspace<Space>& work) {
+    const int P = int(panels_.size());
+    MPI_Request staged[2][2], done[2][2];
+    bool pending[2] = {false, false};
+    const auto release = [&](int s) {  // every rank is done with slot s's last panel
+      if (pending[s]) timed(times_.comm, [&] { MPI_Waitall(2, done[s], MPI_STATUSES_IGNORE); });
+      pending[s] = false;
+    };
+    const auto bring = [&](int t, int s) {  // panel t into slot s, and on a GPU into the device panels
+      release(s);
+      timed(times_.copy, [&] { stage_shared(t, s); });
+      post_barriers(staged[s]);
+      timed(times_.comm, [&] { MPI_Waitall(2, staged[s], MPI_STATUSES_IGNORE); });
+      timed(times_.copy, [&] { fetch_shared(t, s); });
+    };
+    const auto finished_with = [&](int s) {
+      post_barriers(done[s]);
+      pending[s] = true;
+    };
+    constexpr bool gpu = !is_host_space_v<Space>;
+    if (gpu && overlap_) {
+      bring(0, 0);
+      finished_with(0);
+      for (int t = 0; t < P; ++t) {
+        const int s = t & 1;
+        timed(times_.gemm, [&] { local_gemm(gemm, work, t, s); });  // asynchronous on space_
+        if (t + 1 < P) {
+          bring(t + 1, 1 - s);  // slot 1 - s's device panels were last read by panel t - 1's GEMM (fenced)
+          finished_with(1 - s);
+        }
+        timed(times_.gemm, [&] { space_.fence(); });
+      }
+    } else {
+      const int sets = overlap_ ? 2 : 1;
+      for (int t = 0; t < P; ++t) {
+        const int s = t % sets;
+        bring(t, s);
+        if (gpu) finished_with(s);
+        timed(times_.gemm, [&] {
+          local_gemm(gemm, work, t, s);
+          space_.fence();
+        });
+        if (!gpu) finished_with(s);
+      }
+    }
+    release(0);
+    release(1);
+  }
+
+  /// One rank's segment of an MPI-3 shared-memory window over a communicator
+  /// within one node, every rank's segment address, and (on a GPU) the
+  /// window page-locked with cudaHostRegister. A passive-target epoch
+  /// (MPI_Win_lock_all) is open for its life, so sync() (MPI_Win_sync) may
+  /// order this rank's accesses against the barriers.
+  struct SharedWindow {
+    MPI_Win win = MPI_WIN_NULL;
+    std::vector<T*> base;  ///< by rank in the communicator
+    void* pinned = nullptr;
+
+    /// Collective over comm: `elems` elements of T on this rank.
+    void open(MPI_Comm comm, long elems, bool pin) {
+      int n = 0;
+      MPI_Comm_size(comm, &n);
+      T* mine = nullptr;
+      MPI_Win_allocate_shared(MPI_Aint(elems) * MPI_Aint(sizeof(T)), int(sizeof(T)), MPI_INFO_NULL, comm, &mine, &win);
+      MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+      base.assign(size_t(n), nullptr);
+      char *lo = nullptr, *hi = nullptr;
+      for (int r = 0; r < n; ++r) {
+        MPI_Aint bytes = 0;
+        int disp = 0;
+        void* p = nullptr;
+        MPI_Win_shared_query(win, r, &bytes, &disp, &p);
+        base[size_t(r)] = static_cast<T*>(p);
+        if (bytes > 0) {
+          lo = (lo == nullptr || static_cast<char*>(p) < lo) ? static_cast<char*>(p) : lo;
+          hi = std::max(hi, static_cast<char*>(p) + bytes);
+        }
+      }
+#ifdef KOKKOS_ENABLE_CUDA
+      // The whole window (one mapping on this node) at once, so copies to and
+      // from any rank's segment are asynchronous DMA. If the driver refuses,
+      // the copies still work (through the driver's own staging), slower.
+      if (pin && lo != nullptr) {
+        if (cudaHostRegister(lo, size_t(hi - lo), cudaHostRegisterDefault) == cudaSuccess)
+          pinned = lo;
+        else
+          std::fprintf(stderr, "mmapp: warning: cudaHostRegister of the SUMMA window failed (%s); copies unpinned\n",
+                       cudaGetErrorString(cudaGetLastError()));
+      }
+#else
+      (void)pin;
+#endif
+    }
+    void sync() const {
+      if (win != MPI_WIN_NULL) MPI_Win_sync(win);
+    }
+    /// Collective over the communicator of open().
+    void close() {
+#ifdef KOKKOS_ENABLE_CUDA
+      if (pinned) cudaHostUnregister(pinned);
+#endif
+      pinned = nullptr;
+      if (win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(win);
+        MPI_Win_free(&win);
+      }
+    }
+  };
+
   template <class F>
   static void timed(double& acc, F&& f) {
     const double t0 = detail::summa_now();
@@ -399,16 +622,16 @@ class Summa {
     acc += detail::summa_now() - t0;
   }
 
-  /// n elements from Space's memory to pinned host memory (asynchronous on space_).
-  void to_pinned(T* dst, const T* src, long n) {
+  /// n elements from Space's memory to pinned host memory (asynchronous on exec).
+  static void to_pinned(const Space& exec, T* dst, const T* src, long n) {
     if (n == 0) return;
-    Kokkos::deep_copy(space_, Kokkos::View<T*, pinned_space, Kokkos::MemoryUnmanaged>(dst, n),
+    Kokkos::deep_copy(exec, Kokkos::View<T*, pinned_space, Kokkos::MemoryUnmanaged>(dst, n),
                       Kokkos::View<const T*, mem_space, Kokkos::MemoryUnmanaged>(src, n));
   }
-  /// n elements from pinned host memory to Space's memory (asynchronous on space_).
-  void to_device(T* dst, const T* src, long n) {
+  /// n elements from pinned host memory to Space's memory (asynchronous on exec).
+  static void to_device(const Space& exec, T* dst, const T* src, long n) {
     if (n == 0) return;
-    Kokkos::deep_copy(space_, Kokkos::View<T*, mem_space, Kokkos::MemoryUnmanaged>(dst, n),
+    Kokkos::deep_copy(exec, Kokkos::View<T*, mem_space, Kokkos::MemoryUnmanaged>(dst, n),
                       Kokkos::View<const T*, pinned_space, Kokkos::MemoryUnmanaged>(src, n));
   }
 
@@ -428,9 +651,14 @@ class Summa {
     if (mloc_ == 0 || nloc_ == 0 || !error_.empty()) return;
     const Panel& pn = panels_[t];
     const long w = pn.width();
-    const ConstMatrix<T, Space> Ap(dA_[s].data(), mloc_, w);
-    const ConstMatrix<T, Space> Bp(b_root(pn) ? B_.data() + (pn.k0 - blocks_.b_k.begin) * nloc_ : dB_[s].data(), w,
-                                   nloc_);
+    const T* a = dA_[s].data();
+    const T* b = b_root(pn) ? B_.data() + (pn.k0 - blocks_.b_k.begin) * nloc_ : dB_[s].data();
+    if (is_host_space_v<Space> && path_ == PanelPath::shared) {  // the roots' window slots, in place
+      a = a_slot(pn.a_owner_col, s);
+      if (!b_root(pn)) b = b_slot(pn.b_owner_row, s);
+    }
+    const ConstMatrix<T, Space> Ap(a, mloc_, w);
+    const ConstMatrix<T, Space> Bp(b, w, nloc_);
     try {
       gemm(space_, GemmArgs<Space, T>{Ap, Bp, C_, t == 0 ? T(0) : T(1), work});
     } catch (const std::exception& e) {
@@ -462,10 +690,13 @@ class Summa {
   long mloc_, nloc_, nb_;
   DevBuf dA_[2], dB_[2];
   PinBuf hA_[2], hB_[2];
+  SharedWindow win_a_, win_b_;  // shared path: the A slots over the process row, the B slots over the column
+  Space copy_space_ = space_;   // shared path on a GPU: its own (non-blocking) stream for packing and copies
   SummaTimes times_;
   std::string error_;
 #ifdef KOKKOS_ENABLE_CUDA
   cudaEvent_t event_{};
+  cudaStream_t copy_stream_ = nullptr;
 #endif
 };
 

@@ -117,12 +117,13 @@ long bad_elements(const std::vector<T>& c, const Reference<T>& ref) {
 }
 
 /// The panel paths a Space can use: host on host backends; staged always on a
-/// GPU, cuda-aware too when Open MPI says it can.
+/// GPU, cuda-aware too when Open MPI says it can; shared on both when every
+/// rank is on this node (as in these tests).
 template <class Space>
 std::vector<PanelPath> paths_for() {
-  if constexpr (is_host_space_v<Space>) return {PanelPath::host};
-  std::vector<PanelPath> p{PanelPath::staged};
-  if (mpi_cuda_support() == 1) p.push_back(PanelPath::cuda_aware);
+  std::vector<PanelPath> p{is_host_space_v<Space> ? PanelPath::host : PanelPath::staged};
+  if (!is_host_space_v<Space> && mpi_cuda_support() == 1) p.push_back(PanelPath::cuda_aware);
+  if (comm_is_node_local(MPI_COMM_WORLD)) p.push_back(PanelPath::shared);
   return p;
 }
 
@@ -385,26 +386,26 @@ TEMPLATE_LIST_TEST_CASE("summa: a local GEMM that throws on one rank neither han
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const Shape s{30, 20, 40, 7};
   for (const GridShape& g : grids_of(world_size()))
-    for (const bool overlap : {false, true}) {
-      INFO("grid " << g.p << "x" << g.q << (overlap ? " ibcast" : " none"));
-      const GridComm grid(MPI_COMM_WORLD, g);
-      Blocks<Space, T> blk(grid, s);
-      Summa<Space, T> summa(Space{}, grid, blk.b, summa_panels(s.k, g, s.nb), blk.A, blk.B, blk.C,
-                            paths_for<Space>().front(), overlap);
-      g_failing_rank = world_size() - 1;
-      std::string error;
-      try {
-        summa.multiply(&gemm_fails_on_one_rank<Space, T>, Workspace<Space>("work", 0));
-      } catch (const std::exception& e) {
-        error = e.what();
+    for (const PanelPath path : paths_for<Space>())
+      for (const bool overlap : {false, true}) {
+        INFO("grid " << g.p << "x" << g.q << " " << describe(path) << (overlap ? " ibcast" : " none"));
+        const GridComm grid(MPI_COMM_WORLD, g);
+        Blocks<Space, T> blk(grid, s);
+        Summa<Space, T> summa(Space{}, grid, blk.b, summa_panels(s.k, g, s.nb), blk.A, blk.B, blk.C, path, overlap);
+        g_failing_rank = world_size() - 1;
+        std::string error;
+        try {
+          summa.multiply(&gemm_fails_on_one_rank<Space, T>, Workspace<Space>("work", 0));
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+        g_failing_rank = -1;
+        if (rank == world_size() - 1) {
+          CHECK(error.find("refused on rank") != std::string::npos);
+        } else {
+          CHECK(error.empty());
+          CHECK(bad_elements(to_host(blk.C), Reference<T>(s, blk.b)) == 0);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);  // every rank got here: nothing hangs
       }
-      g_failing_rank = -1;
-      if (rank == world_size() - 1) {
-        CHECK(error.find("refused on rank") != std::string::npos);
-      } else {
-        CHECK(error.empty());
-        CHECK(bad_elements(to_host(blk.C), Reference<T>(s, blk.b)) == 0);
-      }
-      MPI_Barrier(MPI_COMM_WORLD);  // every rank got here: nothing hangs
-    }
 }

@@ -9,7 +9,8 @@ the JSON report and the checksums:
   - every kernel (naive, shared, tiled, kokkoskernels as SUMMA's local GEMM,
     and scalapack) verified, float and double, both data modes, checksums
     equal between the data modes;
-  - checksums equal across runs and overlap modes;
+  - checksums equal across runs and overlap modes, and between MPI
+    broadcasts and the shared-memory window (transfer: shared);
   - with exact data (closed_form), every grid, panel, kernel and the row
     split give the same C bit for bit (this checks the streamed, global
     row-major checksum and the 2-D scatter/gather);
@@ -104,7 +105,8 @@ def test_every_kernel_every_grid_both_modes(tmp):
                 if host or run["kernel"] == "scalapack":
                     assert g["transfer"] == "host", (what, g)
                 else:
-                    assert g["transfer"] in ("cuda-aware", "staged through pinned host memory"), (what, g)
+                    assert g["transfer"] in ("cuda-aware", "staged through pinned host memory",
+                                             "shared: an MPI shared-memory window (one node)"), (what, g)
                 overlap = "none" if g["transfer"] == "cuda-aware" else "ibcast"  # the safe default
                 if run["kernel"] == "scalapack":
                     assert g["algorithm"] == "scalapack p?gemm", (what, g)
@@ -144,6 +146,29 @@ def test_checksums_repeat_across_runs_and_overlap_modes(tmp):
             seen.setdefault((run["kernel"], run["dtype"]), set()).add(run["checksum"])
     for key, values in seen.items():
         assert len(values) == 1, (key, values)
+
+
+def test_shared_window_path_gives_the_broadcasts_c(tmp):
+    """transfer: shared (panels through an MPI shared-memory window, barriers as signals) gives, on every grid
+    and in both overlap modes, the C of the broadcast paths bit for bit, verified, and the report names it."""
+    d = deck(tmp, SMALL.replace("KERNELS", "[naive, tiled, kokkoskernels]"))
+    for p, q in grids(ARGS.np):
+        seen = {}
+        for transfer, overlap in (("staged", "ibcast"), ("shared", "ibcast"), ("shared", "none")):
+            r, _ = run_report(tmp, d, f"parallel.decomposition.grid=[{p}, {q}]", "parallel.data=local",
+                              f"parallel.decomposition.transfer={transfer}", f"parallel.decomposition.overlap={overlap}")
+            for run in r["runs"]:
+                what = (p, q, transfer, overlap, run["kernel"], run["dtype"])
+                assert run["status"] == "ok" and run["verified"] is True, (what, run["verification"])
+                g = run["grid"]
+                if transfer == "shared":
+                    assert g["transfer"] == "shared: an MPI shared-memory window (one node)", (what, g)
+                    for rr in run["ranks"]:  # the window segment counts as pinned host memory
+                        assert rr["memory_bytes"]["host"] > 0, (what, rr)
+                assert g["overlap"] == overlap, (what, g)
+                seen.setdefault((run["kernel"], run["dtype"]), set()).add(run["checksum"])
+        for key, values in seen.items():
+            assert len(values) == 1, (p, q, key, values)
 
 
 def test_exact_data_is_the_same_c_on_every_grid_panel_and_the_row_split(tmp):
