@@ -59,6 +59,19 @@ void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
 }
 
 /// Times named phases: fence, region push, run, fence, region pop.
+/// Seconds after which a phase or a repetition is worth a progress line.
+inline constexpr double kProgressAfterS = 10.0;
+
+/// A progress line on stderr from world rank 0 ("mmapp: ..."), for the long
+/// phases of big problems, so a run stopped by a time limit shows where its
+/// time went.
+inline void progress_note(const std::string& text) {
+  int init = 0, rank = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) std::fprintf(stderr, "mmapp: %s\n", text.c_str());
+}
+
 struct PhaseClock {
   std::map<std::string, double> seconds;
   template <class F>
@@ -68,8 +81,10 @@ struct PhaseClock {
     const double t0 = wall_now();
     f();
     Kokkos::fence();
-    seconds[name] += wall_now() - t0;
+    const double dt = wall_now() - t0;
+    seconds[name] += dt;
     Kokkos::Profiling::popRegion();
+    if (dt >= kProgressAfterS) progress_note(fmt::format("{} took {:.1f} s (rank 0)", name, dt));
   }
 };
 
@@ -259,6 +274,7 @@ std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repe
   Kokkos::Profiling::pushRegion("mmapp::warmup");
   for (int w = 0; w < warmup && rec.status == RunStatus::ok; ++w) {
     const RepOutcome o = run_once(poison, [&] { multiply(w); }, comm);
+    if (o.slowest >= kProgressAfterS) progress_note(fmt::format("{} warm-up: {:.1f} s", rec.kernel, o.slowest));
     if (!o.error.empty()) rec.status = RunStatus::error, rec.error = o.error;
     else if (o.stop) rec.status = RunStatus::abandoned, stop = o.stop;
   }
@@ -279,6 +295,8 @@ std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repe
     }
     mine.push_back(o.mine);
     slowest.push_back(o.slowest);
+    if (o.slowest >= kProgressAfterS)
+      progress_note(fmt::format("{} repetition {}/{}: {:.1f} s", rec.kernel, r + 1, repetitions, o.slowest));
     if (check) {
       std::string err;
       const double t0 = wall_now();
