@@ -25,8 +25,9 @@
 // says it is there, the others read the root's slot (window -> device on a
 // GPU; on a host backend the GEMM reads it in place), and a second
 // MPI_Ibarrier says every rank is done with it before the root writes that
-// slot again. On a GPU, the next panel's packing and copies run on a second
-// CUDA stream while the current local GEMM runs.
+// slot again. On a GPU, with three sets of panel buffers, panel t + 2 is
+// packed and copied up to the window on one CUDA stream and panel t + 1
+// copied down on another while panel t's local GEMM runs.
 // Overlap ("ibcast"): two sets of panel buffers; the next panel's broadcasts
 // are posted (MPI_Ibcast) before the current panel's local GEMM, and on a GPU
 // the host polls MPI_Testall while the GEMM runs (Open MPI progresses
@@ -268,7 +269,7 @@ class Summa {
     if (long(A.extent(0)) != mloc_ || long(A.extent(1)) != blocks.a_k.size() || long(B.extent(0)) != blocks.b_k.size() ||
         long(B.extent(1)) != nloc_ || long(C.extent(0)) != mloc_ || long(C.extent(1)) != nloc_)
       throw std::invalid_argument("Summa: the blocks' extents do not match the grid blocks");
-    const int sets = overlap ? 2 : 1;
+    const int sets = panel_sets(overlap, path);
     for (int s = 0; s < sets; ++s) {
       if (!(is_host_space_v<Space> && path == PanelPath::shared)) {  // host + shared: the GEMM reads the window
         dA_[s] = DevBuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::summa_panel_a"), mloc_ * nb_);
@@ -287,8 +288,10 @@ class Summa {
       win_b_.open(grid.col(), long(sets) * nb_ * nloc_, !is_host_space_v<Space>);
 #ifdef KOKKOS_ENABLE_CUDA
       if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-        cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking);
-        copy_space_ = Space(copy_stream_);
+        cudaStreamCreateWithFlags(&copy_stream_[0], cudaStreamNonBlocking);
+        cudaStreamCreateWithFlags(&copy_stream_[1], cudaStreamNonBlocking);
+        d2h_space_ = Space(copy_stream_[0]);
+        h2d_space_ = Space(copy_stream_[1]);
       }
 #endif
     }
@@ -300,9 +303,10 @@ class Summa {
 #ifdef KOKKOS_ENABLE_CUDA
     if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
       cudaEventDestroy(event_);
-      if (copy_stream_) {
-        copy_space_ = space_;  // the instance must not outlive its stream
-        cudaStreamDestroy(copy_stream_);
+      if (copy_stream_[0]) {
+        d2h_space_ = h2d_space_ = space_;  // the instances must not outlive their streams
+        cudaStreamDestroy(copy_stream_[0]);
+        cudaStreamDestroy(copy_stream_[1]);
       }
     }
 #endif
@@ -315,7 +319,7 @@ class Summa {
   /// segment) for an |I| x |J| block and panels at most `nb` wide.
   static void panel_bytes(long mloc, long nloc, long nb, bool overlap, PanelPath path, double& device,
                           double& pinned) {
-    const double one = double(mloc * nb + nb * nloc) * sizeof(T) * (overlap ? 2 : 1);
+    const double one = double(mloc * nb + nb * nloc) * sizeof(T) * panel_sets(overlap, path);
     device = is_host_space_v<Space> && path == PanelPath::shared ? 0.0 : one;
     pinned = path == PanelPath::staged || path == PanelPath::shared ? one : 0.0;
   }
@@ -420,10 +424,19 @@ class Summa {
         KOKKOS_LAMBDA(const long e) { dst[e] = A(e / w, c0 + e % w); });
   }
 
+  /// Sets of panel buffers: 1 without overlap; with overlap 2 (one in use,
+  /// one in flight), and 3 on a GPU's shared path (panel t in the GEMM,
+  /// t + 1 coming down to the device, t + 2 going up to the window).
+  static int panel_sets(bool overlap, PanelPath path) {
+    if (!overlap) return 1;
+    return path == PanelPath::shared && !is_host_space_v<Space> ? 3 : 2;
+  }
+
   /// Shared path, the roots of panel t: A's panel into this rank's window
   /// slot s (packed on the device and copied down on a GPU, packed in place
-  /// on a host backend), B's rows likewise. Fenced, and the window synced.
-  void stage_shared(int t, int s) {
+  /// on a host backend), B's rows likewise; issued on the device-to-host
+  /// stream, completed by stage_complete().
+  void stage_issue(int t, int s) {
     const Panel& pn = panels_[t];
     const long w = pn.width();
     if (mloc_ > 0 && a_root(pn)) {
@@ -431,9 +444,8 @@ class Summa {
       if constexpr (is_host_space_v<Space>) {
         pack_a(space_, pn, slot);
       } else {
-        pack_a(copy_space_, pn, dA_[s].data());
-        copy_space_.fence();  // the pack, before its copy
-        to_pinned(copy_space_, slot, dA_[s].data(), mloc_ * w);
+        pack_a(d2h_space_, pn, dA_[s].data());  // the copy after it is ordered on the same stream
+        to_pinned(d2h_space_, slot, dA_[s].data(), mloc_ * w);
       }
     }
     if (nloc_ > 0 && b_root(pn)) {
@@ -443,27 +455,31 @@ class Summa {
         Kokkos::deep_copy(space_, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(slot, w * nloc_),
                           Kokkos::View<const T*, mem_space, Kokkos::MemoryUnmanaged>(rows, w * nloc_));
       else
-        to_pinned(copy_space_, slot, rows, w * nloc_);
+        to_pinned(d2h_space_, slot, rows, w * nloc_);
     }
-    copy_space_.fence();
+  }
+  /// The staging issued so far is in the window (fenced, window synced).
+  void stage_complete() {
+    d2h_space_.fence();
     win_a_.sync();
     win_b_.sync();
   }
 
   /// Shared path, after panel t's "staged" barrier: on a GPU the others copy
-  /// the roots' slots s into their device panels (fenced); on a host backend
-  /// the GEMM reads the roots' slots in place.
-  void fetch_shared(int t, int s) {
+  /// the roots' slots s into their device panels, issued on the
+  /// host-to-device stream and completed by fetch_complete(); on a host
+  /// backend the GEMM reads the roots' slots in place.
+  void fetch_issue(int t, int s) {
     win_a_.sync();
     win_b_.sync();
     if constexpr (!is_host_space_v<Space>) {
       const Panel& pn = panels_[t];
       const long w = pn.width();
-      if (mloc_ > 0 && !a_root(pn)) to_device(copy_space_, dA_[s].data(), a_slot(pn.a_owner_col, s), mloc_ * w);
-      if (nloc_ > 0 && !b_root(pn)) to_device(copy_space_, dB_[s].data(), b_slot(pn.b_owner_row, s), w * nloc_);
-      copy_space_.fence();
+      if (mloc_ > 0 && !a_root(pn)) to_device(h2d_space_, dA_[s].data(), a_slot(pn.a_owner_col, s), mloc_ * w);
+      if (nloc_ > 0 && !b_root(pn)) to_device(h2d_space_, dB_[s].data(), b_slot(pn.b_owner_row, s), w * nloc_);
     }
   }
+  void fetch_complete() { h2d_space_.fence(); }
 
   /// After panel t's broadcasts: on the staged path, the received panels go
   /// from pinned to device memory. Fenced.
@@ -496,52 +512,81 @@ class Summa {
     });
   }
 
-  /// The shared path's multiply. Panel t goes through slot t % 2 (t % 1
-  /// without overlap) of the roots' windows: the roots stage it, barrier
+  /// The shared path's multiply. Panel t goes through slot t % sets of the
+  /// roots' windows (and of the device panels): the roots stage it, barrier
   /// "staged", the others fetch it (GPU), barrier "done" once this rank no
   /// longer reads the slot (after its fetch on a GPU, after its GEMM on a
   /// host backend); a root waits for "done" of the slot's last panel before
-  /// staging into it again. On a GPU with overlap, panel t + 1 is staged and
-  /// fetched on the copy stream while panel t's GEMM runs. The barriers are
-  /// posted in the same order (staged t, done t, staged t + 1, ...) on every
-  /// rank of a process row or column.
+  /// staging into it again. On a GPU with overlap (3 sets), while panel t's
+  /// GEMM runs, panel t + 2 goes up to the window (pack and device-to-host on
+  /// one stream) and panel t + 1 comes down (host-to-device on another), so
+  /// both directions of the bus and the GEMM work at once. The barriers are
+  /// posted in the same order (staged 0, staged 1, done 0, then staged t + 2,
+  /// done t + 1 for each t; or staged t, done t) on every rank of a process
+  /// row or column.
   void multiply_shared(GemmFn<Space, T> gemm, const Workspace<Space>& work) {
     const int P = int(panels_.size());
-    MPI_Request staged[2][2], done[2][2];
-    bool pending[2] = {false, false};
+    MPI_Request staged[3][2], done[3][2];
+    bool pending[3] = {false, false, false};
     const auto release = [&](int s) {  // every rank is done with slot s's last panel
       if (pending[s]) timed(times_.comm, [&] { MPI_Waitall(2, done[s], MPI_STATUSES_IGNORE); });
       pending[s] = false;
     };
-    const auto bring = [&](int t, int s) {  // panel t into slot s, and on a GPU into the device panels
-      release(s);
-      timed(times_.copy, [&] { stage_shared(t, s); });
-      post_barriers(staged[s]);
-      timed(times_.comm, [&] { MPI_Waitall(2, staged[s], MPI_STATUSES_IGNORE); });
-      timed(times_.copy, [&] { fetch_shared(t, s); });
-    };
+    const auto wait_staged = [&](int s) { timed(times_.comm, [&] { MPI_Waitall(2, staged[s], MPI_STATUSES_IGNORE); }); };
     const auto finished_with = [&](int s) {
       post_barriers(done[s]);
       pending[s] = true;
     };
+    const auto stage = [&](int t, int s) {  // issue, complete, signal
+      timed(times_.copy, [&] {
+        stage_issue(t, s);
+        stage_complete();
+      });
+      post_barriers(staged[s]);
+    };
     constexpr bool gpu = !is_host_space_v<Space>;
     if (gpu && overlap_) {
-      bring(0, 0);
+      stage(0, 0);
+      if (P > 1) stage(1, 1);
+      wait_staged(0);
+      timed(times_.copy, [&] {
+        fetch_issue(0, 0);
+        fetch_complete();
+      });
       finished_with(0);
       for (int t = 0; t < P; ++t) {
-        const int s = t & 1;
+        const int s = t % 3, s1 = (t + 1) % 3, s2 = (t + 2) % 3;
         timed(times_.gemm, [&] { local_gemm(gemm, work, t, s); });  // asynchronous on space_
+        // Slot s2 was last read by panel t - 1 (its GEMM fenced, its fetch done everywhere after release).
+        if (t + 2 < P) {
+          release(s2);
+          timed(times_.copy, [&] { stage_issue(t + 2, s2); });
+        }
         if (t + 1 < P) {
-          bring(t + 1, 1 - s);  // slot 1 - s's device panels were last read by panel t - 1's GEMM (fenced)
-          finished_with(1 - s);
+          wait_staged(s1);
+          timed(times_.copy, [&] { fetch_issue(t + 1, s1); });
+        }
+        if (t + 2 < P) {
+          timed(times_.copy, [&] { stage_complete(); });
+          post_barriers(staged[s2]);
+        }
+        if (t + 1 < P) {
+          timed(times_.copy, [&] { fetch_complete(); });
+          finished_with(s1);
         }
         timed(times_.gemm, [&] { space_.fence(); });
       }
     } else {
-      const int sets = overlap_ ? 2 : 1;
+      const int sets = panel_sets(overlap_, path_);
       for (int t = 0; t < P; ++t) {
         const int s = t % sets;
-        bring(t, s);
+        release(s);
+        stage(t, s);
+        wait_staged(s);
+        timed(times_.copy, [&] {
+          fetch_issue(t, s);
+          fetch_complete();
+        });
         if (gpu) finished_with(s);
         timed(times_.gemm, [&] {
           local_gemm(gemm, work, t, s);
@@ -550,8 +595,7 @@ class Summa {
         if (!gpu) finished_with(s);
       }
     }
-    release(0);
-    release(1);
+    for (int s = 0; s < 3; ++s) release(s);
   }
 
   /// One rank's segment of an MPI-3 shared-memory window over a communicator
@@ -688,15 +732,16 @@ class Summa {
   PanelPath path_;
   bool overlap_;
   long mloc_, nloc_, nb_;
-  DevBuf dA_[2], dB_[2];
+  DevBuf dA_[3], dB_[3];
   PinBuf hA_[2], hB_[2];
   SharedWindow win_a_, win_b_;  // shared path: the A slots over the process row, the B slots over the column
-  Space copy_space_ = space_;   // shared path on a GPU: its own (non-blocking) stream for packing and copies
+  Space d2h_space_ = space_;    // shared path on a GPU: packing and device -> window, on a stream of its own
+  Space h2d_space_ = space_;    // and window -> device, on another (both non-blocking)
   SummaTimes times_;
   std::string error_;
 #ifdef KOKKOS_ENABLE_CUDA
   cudaEvent_t event_{};
-  cudaStream_t copy_stream_ = nullptr;
+  cudaStream_t copy_stream_[2] = {nullptr, nullptr};
 #endif
 };
 

@@ -62,10 +62,14 @@ run() {
   echo "== $label: mpirun -np $ranks ${mpirun_args[*]} $bin $deck ${extra[*]} $* --report $out/$label.json"
   local t0=$SECONDS rc=0 watch
   # Just before the time limit, what every mmapp thread is doing and where
-  # (cpu = the core it last ran on), and the GPUs' load: $out/LABEL.stall.
-  ( sleep $((timeout_s > 10 ? timeout_s - 5 : timeout_s)) &&
+  # (cpu = the core it last ran on), the GPUs' load and, for long runs where
+  # gdb exists, each rank's main-thread stack: $out/LABEL.stall.
+  ( sleep $((timeout_s >= 120 ? timeout_s - 25 : timeout_s > 10 ? timeout_s - 5 : timeout_s)) &&
       { ps -eLo pid,tid,psr,pcpu,stat,wchan:24,comm | grep -E "^ *PID|mmapp"
-        nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv; } >"$out/$label.stall" 2>&1 ) &
+        nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv
+        if ((timeout_s >= 120)) && command -v gdb >/dev/null; then
+          for p in $(pgrep -x mmapp); do echo "== rank pid $p"; timeout 15 gdb -p "$p" -batch -ex "bt 20" 2>/dev/null | grep "^#"; done
+        fi; } >"$out/$label.stall" 2>&1 ) &
   watch=$!
   timeout "$timeout_s" mpirun -np "$ranks" "${mpirun_args[@]}" "$bin" "$deck" "${extra[@]}" "$@" --report "$out/$label.json" \
     >"$out/$label.log" 2>&1 || rc=$?
