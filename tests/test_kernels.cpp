@@ -15,6 +15,7 @@
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -226,4 +227,26 @@ TEMPLATE_LIST_TEST_CASE("the dot-product kernel is accurate and deterministic ov
                         mmapp::EnabledSpaces) {
   check_dot_product<TestType, float>();
   check_dot_product<TestType, double>();
+}
+
+TEST_CASE("vendor calls: C and A go in row blocks below 2^31 elements", "[kernels][vendor]") {
+  using mmapp::vendor_rows_per_call;
+  // A SUMMA block of 65536 x 65536 floats with a panel of 2048: 32767 rows of 65536 per call.
+  CHECK(vendor_rows_per_call(65536, 65536, 2048) == 32767);
+  CHECK(vendor_rows_per_call(65536, 65536, 2048) * 65536 < (1L << 31));
+  // What fits goes in one call; A's width counts as well as C's.
+  CHECK(vendor_rows_per_call(32768, 32768, 32768) == 32768);
+  CHECK(vendor_rows_per_call(100, 3, 1L << 40) == 1);
+  // Small limits (the rule itself): the blocks tile m with no block over the limit, none empty.
+  for (long m : {1L, 7L, 64L, 1000L})
+    for (long n : {1L, 5L, 33L})
+      for (long k : {1L, 9L, 40L})
+        for (long limit : {1L, 40L, 333L, 1L << 31}) {
+          const long rows = vendor_rows_per_call(m, n, k, limit);
+          INFO(m << "x" << n << "x" << k << " limit " << limit << ": " << rows);
+          CHECK(rows >= 1);
+          CHECK(rows <= m);
+          if (std::max(n, k) <= limit) CHECK(rows * std::max(n, k) <= limit);
+          if (m * std::max(n, k) <= limit) CHECK(rows == m);
+        }
 }

@@ -10,6 +10,12 @@
 //     itself because Kokkos Kernels 3.4 discards the cublasStatus_t, so a
 //     refused call (an illegal parameter) would go unnoticed. Default math mode:
 //     plain FP32/FP64, and main() sets NVIDIA_TF32_OVERRIDE=0 so no TF32.
+//     C and A go to cuBLAS in row blocks whose elements stay below 2^31
+//     (vendor_rows_per_call): cuBLAS' legacy interface counts in 32-bit ints,
+//     and on 4 H200s (2026-11-22) a SUMMA block C of 65536 x 65536 floats
+//     (2^32 elements) did not finish its first multiply in 190 s where
+//     32768 x 32768 blocks took 3 s. That the blocks cure it is not measured
+//     yet.
 // FLOPs: 2*M*N*K.
 #pragma once
 
@@ -18,6 +24,7 @@
 
 #include <KokkosBlas3_gemm.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -43,17 +50,28 @@ void cublas_gemm(void* stream, int m, int n, int k, const float* A, const float*
 void cublas_gemm(void* stream, int m, int n, int k, const double* A, const double* B, double beta, double* C);
 #endif
 
+/// Rows of C (and of A) per vendor call for an m x n x k GEMM on row-major
+/// operands, so that neither block a call is given (rows x n of C, rows x k
+/// of A) holds `limit` elements or more: at least 1, at most m (m when it
+/// all fits). B (k x n) is whole in every call.
+inline long vendor_rows_per_call(long m, long n, long k, long limit = (1L << 31) - 1) {
+  const long widest = std::max({n, k, 1L});
+  return std::clamp(limit / widest, 1L, std::max(m, 1L));
+}
+
 /// C = A * B + beta * C by the vendor library (see the file comment), on
 /// row-major views. Asynchronous on CUDA. Throws VendorError when the library
 /// refuses the call or reports a failure.
 template <class Space, class T>
 void gemm_vendor(const Space& space, const GemmArgs<Space, T>& args) {
-  const int m = int(args.C.extent(0)), n = int(args.C.extent(1)), k = int(args.A.extent(1));
+  const long m = long(args.C.extent(0)), n = long(args.C.extent(1)), k = long(args.A.extent(1));
   if (m == 0 || n == 0) return;
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-    cublas_gemm(static_cast<void*>(space.cuda_stream()), m, n, k, args.A.data(), args.B.data(), args.beta,
-                args.C.data());
+    const long rows = vendor_rows_per_call(m, n, k);
+    for (long i0 = 0; i0 < m; i0 += rows)  // one call unless C or A reaches 2^31 elements
+      cublas_gemm(static_cast<void*>(space.cuda_stream()), int(std::min(rows, m - i0)), int(n), int(k),
+                  args.A.data() + i0 * k, args.B.data(), args.beta, args.C.data() + i0 * n);
     return;
   }
 #endif
