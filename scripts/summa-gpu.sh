@@ -101,7 +101,8 @@ for path in sorted(glob.glob(os.path.join(out, "*.rc"))):
         mem = max((x.get("memory_bytes", {}).get("device", 0) for x in ranks), default=0)
         decomp = f"grid {g['p']}x{g['q']}" if g else "rows"
         rows.append([label, run["kernel"], decomp,
-                     (g or {}).get("transfer", "-").replace("staged through pinned host memory", "staged"),
+                     (g or {}).get("transfer", "-").replace("staged through pinned host memory", "staged")
+                     .replace("shared: an MPI shared-memory window (one node)", "shared"),
                      (g or {}).get("overlap", "-") or "-", str((g or {}).get("panel", "-")),
                      f"{run['time_s']['median']:.4f}" if run["status"] == "ok" else "-",
                      f"{run['gflops'] / 1000:.1f}" if run["status"] == "ok" else "-",
