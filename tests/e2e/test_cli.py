@@ -8,44 +8,27 @@ the one-line message, exit code 2 and that no report file is left behind.
 Usage: test_cli.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
 Prints 'N passed, N failed' and exits 1 on any failure.
 """
-import argparse
 import json
 import os
 import signal
 import subprocess
 import sys
-import tempfile
-import textwrap
 import time
-import traceback
+
+import harness
+from harness import ENV, deck
 
 ARGS = None
-# OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"),
-           OMP_PROC_BIND="false", OMP_WAIT_POLICY="passive")
 
 
 def command(*args, np=None):
-    """The mpiexec command line for mmapp with `args`.
-
-    Ranks may share a GPU (a one-GPU node runs the 2-rank tests too); the
-    refusal without that key is tested in test_placement.cpp."""
-    share = ["--set", "parallel.share_devices=true"] if args and args[0].endswith(".yaml") else []
-    return [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args, *share]
+    """The mpiexec command line for mmapp with `args` (harness.command)."""
+    return harness.command(ARGS, args, np=np)
 
 
 def mmapp(*args, np=None, timeout=300, env=None):
     """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
-    p = subprocess.run(command(*args, np=np), capture_output=True, text=True, env=env or ENV, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def deck(tmp, text, name="deck.yaml"):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(textwrap.dedent(text))
-    return path
+    return harness.run(ARGS, args, np=np, timeout=timeout, env=env)
 
 
 SMALL = """
@@ -341,28 +324,10 @@ def test_help(tmp):
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mmapp", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--np", type=int, default=1)
-    ap.add_argument("-k", default="")
+    ap = harness.parser()
     ap.add_argument("--fault-libs", default="", help="comma-separated LD_PRELOAD libraries that spoil the vendor GEMM")
     ARGS = ap.parse_args()
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and ARGS.k in n]
-    passed = failed = 0
-    for name, fn in tests:
-        with tempfile.TemporaryDirectory() as tmp:
-            try:
-                fn(tmp)
-                passed += 1
-                print(f"PASS {name}")
-            except Exception:
-                failed += 1
-                print(f"FAIL {name}")
-                traceback.print_exc()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    return harness.run_tests(globals(), ARGS.k)
 
 
 if __name__ == "__main__":

@@ -22,19 +22,16 @@ the JSON report and the checksums:
 Usage: test_summa.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
 Prints 'N passed, N failed' and exits 1 on any failure.
 """
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import textwrap
-import traceback
+
+import harness
+from harness import deck
 
 ARGS = None
 SCALAPACK = True  # set in main(): whether this binary (and backend) runs scalapack
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
 KERNELS = ["naive", "shared", "tiled", "kokkoskernels", "scalapack"]
 
 
@@ -46,18 +43,7 @@ def kernels(*names):
 
 def mmapp(*args, np=None, timeout=300):
     """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
-    cmd = [ARGS.mpiexec, "-n", str(np or ARGS.np), "--oversubscribe", ARGS.mmapp, *args]
-    if args and args[0].endswith(".yaml"):
-        cmd += ["--set", "parallel.share_devices=true"]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def deck(tmp, text, name="deck.yaml"):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(textwrap.dedent(text))
-    return path
+    return harness.run(ARGS, args, np=np, timeout=timeout)
 
 
 def grids(n):
@@ -274,13 +260,7 @@ def test_memory_need_is_checked_before_allocating(tmp):
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mmapp", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--np", type=int, default=1)
-    ap.add_argument("-k", default="")
-    ARGS = ap.parse_args()
+    ARGS = harness.parser().parse_args()
     global SCALAPACK
     with tempfile.TemporaryDirectory() as tmp:
         code, out, err = mmapp(deck(tmp, "problem: {n: 4}\nkernels: [scalapack]\nrun: {warmup: 0, repetitions: 1}\n"
@@ -290,20 +270,7 @@ def main():
             assert code == 2 and "scalapack is not available" in err, (code, err)
             why = [l for l in err.splitlines() if l.startswith("mmapp: error")]
             print("(scalapack left out: " + (why[0] if why else "?") + ")")
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and ARGS.k in n]
-    passed = failed = 0
-    for name, fn in tests:
-        with tempfile.TemporaryDirectory() as tmp:
-            try:
-                fn(tmp)
-                passed += 1
-                print(f"PASS {name}", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {name}", flush=True)
-                traceback.print_exc()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    return harness.run_tests(globals(), ARGS.k)
 
 
 if __name__ == "__main__":

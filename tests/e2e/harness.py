@@ -1,0 +1,73 @@
+"""What the end-to-end test scripts (test_cli.py, test_summa.py) share: the
+environment mpiexec runs mmapp in, the mpiexec command line, deck files, the
+command-line options and the runner that calls every test_* function.
+
+A test is a function test_NAME(tmp) of its script, given a fresh temporary
+folder; it passes when it returns and fails when it raises (assert)."""
+import argparse
+import os
+import subprocess
+import tempfile
+import textwrap
+import traceback
+
+# OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"),
+           OMP_PROC_BIND="false", OMP_WAIT_POLICY="passive")
+
+
+def command(args, mmapp_args, np=None):
+    """The mpiexec command line for mmapp with `mmapp_args` (`args`: the parsed options).
+
+    Ranks may share a GPU (a one-GPU node runs the multi-rank tests too); the
+    refusal without that key is tested in test_placement.cpp."""
+    share = ["--set", "parallel.share_devices=true"] if mmapp_args and mmapp_args[0].endswith(".yaml") else []
+    return [args.mpiexec, "-n", str(np or args.np), "--oversubscribe", args.mmapp, *mmapp_args, *share]
+
+
+def run(args, mmapp_args, np=None, timeout=300, env=None):
+    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
+    p = subprocess.run(command(args, mmapp_args, np=np), capture_output=True, text=True, env=env or ENV,
+                       timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def deck(tmp, text, name="deck.yaml"):
+    """Writes `text` (dedented) to tmp/name; returns the path."""
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+def parser():
+    """The options every script takes: --mmapp, --mpiexec, --source, --np, -k (a name filter)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mmapp", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("-k", default="", help="run only the tests whose name contains this")
+    return ap
+
+
+def run_tests(namespace, pattern):
+    """Calls every test_* function of `namespace` (a script's globals()) whose
+    name contains `pattern`, in name order, each in a fresh temporary folder.
+    Prints PASS/FAIL per test and 'N passed, N failed'; returns the exit code:
+    1 on any failure or when nothing ran."""
+    tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and pattern in n]
+    passed = failed = 0
+    for name, fn in tests:
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                fn(tmp)
+                passed += 1
+                print(f"PASS {name}", flush=True)
+            except Exception:
+                failed += 1
+                print(f"FAIL {name}", flush=True)
+                traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
