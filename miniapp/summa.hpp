@@ -532,7 +532,9 @@ class Summa {
       if (pending[s]) timed(times_.comm, [&] { MPI_Waitall(2, done[s], MPI_STATUSES_IGNORE); });
       pending[s] = false;
     };
-    const auto wait_staged = [&](int s) { timed(times_.comm, [&] { MPI_Waitall(2, staged[s], MPI_STATUSES_IGNORE); }); };
+    const auto wait_staged = [&](int s) {
+      timed(times_.comm, [&] { MPI_Waitall(2, staged[s], MPI_STATUSES_IGNORE); });
+    };
     const auto finished_with = [&](int s) {
       post_barriers(done[s]);
       pending[s] = true;
