@@ -14,7 +14,7 @@
 #              summa-staged-none     staged, blocking MPI_Bcast
 #              summa-aware-none      device buffers to MPI, blocking (only if CUDA-aware)
 #              summa-aware-ibcast    device buffers to MPI_Ibcast (Open MPI: UCX only; may fail)
-#              summa-panel-512 / -2048   the defaults with another panel width
+#              summa-panel-512 / -1024   the defaults with another panel width
 #              rows                  the row split at the same N (B replicated)
 #              single-gpu            one rank, one GPU, the whole N (cuBLAS): the
 #                                    yardstick of the 4-GPU speed-up, in the same call
@@ -139,7 +139,7 @@ for step in "${steps[@]}"; do
       run summa-aware-none "$deck" --set parallel.decomposition.transfer=cuda-aware --set parallel.decomposition.overlap=none
       run summa-aware-ibcast "$deck" --set parallel.decomposition.transfer=cuda-aware --set parallel.decomposition.overlap=ibcast
       run summa-panel-512 "$deck" --set parallel.decomposition.panel=512
-      run summa-panel-2048 "$deck" --set parallel.decomposition.panel=2048
+      run summa-panel-1024 "$deck" --set parallel.decomposition.panel=1024
       table ;;
     auto)
       run "summa-auto${MMAPP_TAG:+-$MMAPP_TAG}" inputs/bench/summa-32768.yaml
