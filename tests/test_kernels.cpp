@@ -9,6 +9,7 @@
 // Both beta = 0 (C poisoned with NaN: it must not be read) and beta != 0
 // (C = A B + beta C0). Also: B = I gives C == A bit for bit.
 #include "init.hpp"
+#include "kernels/fma_peak.hpp"
 #include "kernel_registry.hpp"
 #include "exec_spaces.hpp"
 
@@ -215,7 +216,36 @@ void check_dot_product() {
   }
 }
 
+/// The ceiling kernel (kernels/fma_peak.hpp) computes every step of every
+/// chain: each work item's result equals the host recurrence, fused or not,
+/// bit for bit; one step fewer (or a chain skipped) does not.
+template <class Space, class T>
+void check_fma_chains() {
+  const long items = 37, iters = 1000;
+  const T a = T(1) - T(1.0 / (1 << 20)), b = T(1.0 / 1024), x0 = T(1), step = T(1.0 / 4096);
+  Kokkos::View<T*, typename Space::memory_space> out("out", items);
+  mmapp::fma_chains<Space, T>(Space{}, out, iters, a, b, x0, step);
+  Kokkos::fence();
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  long wrong = 0;
+  for (long i = 0; i < items; ++i) {
+    const T fused = mmapp::fma_chains_reference<T>(i, iters, a, b, x0, step, true);
+    const T plain = mmapp::fma_chains_reference<T>(i, iters, a, b, x0, step, false);
+    wrong += !(h(i) == fused || h(i) == plain);
+  }
+  CHECK(wrong == 0);
+  // The check tells a short count apart: the result of iters - 1 steps differs.
+  CHECK(mmapp::fma_chains_reference<T>(0, iters - 1, a, b, x0, step, true) != h(0));
+  CHECK(mmapp::fma_chains_reference<T>(0, iters - 1, a, b, x0, step, false) != h(0));
+  CHECK(mmapp::fma_chains_flops(items, iters) == 2.0 * items * mmapp::kFmaChains * iters);
+}
+
 }  // namespace
+
+TEMPLATE_LIST_TEST_CASE("the multiply-add ceiling kernel computes every step", "[kernels]", mmapp::EnabledSpaces) {
+  check_fma_chains<TestType, float>();
+  check_fma_chains<TestType, double>();
+}
 
 TEMPLATE_LIST_TEST_CASE("split-K reduction sums in its documented fixed order, bit for bit", "[kernels]",
                         mmapp::EnabledSpaces) {
