@@ -7,7 +7,9 @@
 # (GFLOP/s, % of cuBLAS in the same run, verdict) last.
 #
 # Usage: scripts/gpu-ladder.sh [options] [DECK[:EXTRA_ARGS] ...]
-#   --target T      build only target T (default: everything, tests included)
+#   --target T      build only target T (repeatable; default: everything, tests included)
+#   --fma-peak      the measured multiply-add ceiling first (mmapp-fma-peak, float and double,
+#                   2 s launches, clock and power sampled): fma-peak.txt
 #   --kernel-tests  run the kernel tests (every variant on every space against a host reference)
 #   --tests         run the whole suite (scripts/gpu-node.sh test) after the decks
 #   --tests-by S    give the suite only until S seconds after the start (default 590)
@@ -19,6 +21,12 @@
 #                   (repeatable; after the decks, before the tests)
 #   --ncu-launches N  profile the first N gemm_tiled_warp launches instead (a deck of N kernels,
 #                   warm-up 0, one repetition: one launch each)
+#   --ncu-source DECK  per-instruction SASS with the warp-stall samples of each instruction
+#                   (Nsight Compute's source page, SourceCounters) for the first
+#                   --ncu-launches gemm_tiled_warp launches of DECK: ncu-source-<deck>.csv.gz
+#   --sass-dump RE  the whole SASS of every GEMM kernel whose demangled name matches the
+#                   Python regex RE, with the raw encodings (control bits: stall counts,
+#                   barriers, reuse): sass-dump.txt.gz
 # A deck may carry extra mmapp arguments after a colon, commas for spaces:
 #   inputs/bench/gpu-auto-square.yaml:--set,problem.dtype=double
 # Environment: OUT (default build/gpu-ladder-out); MMAPP_GPU_BUILD_DIR (build
@@ -38,10 +46,14 @@ export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
-target="" kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1
+targets=() kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1
+fma_peak=0 ncu_source=() sass_dump=""
 while (($#)); do
   case "$1" in
-    --target) target=$2; shift 2 ;;
+    --target) targets+=("$2"); shift 2 ;;
+    --fma-peak) fma_peak=1; shift ;;
+    --ncu-source) ncu_source+=("$2"); shift 2 ;;
+    --sass-dump) sass_dump=$2; shift 2 ;;
     --kernel-tests) kernel_tests=1; shift ;;
     --tests) tests=1; shift ;;
     --tests-by) tests_by=$2; shift 2 ;;
@@ -70,9 +82,58 @@ export GIT_CEILING_DIRECTORIES
 GIT_CEILING_DIRECTORIES=$(dirname "$top")
 cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
   >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
-cmake --build --preset cuda ${target:+--target "$target"} -j "$(nproc)" >"$logs/build.log" 2>&1 ||
+build_targets=()
+((${#targets[@]})) && build_targets=(--target "${targets[@]}")
+cmake --build --preset cuda "${build_targets[@]}" -j "$(nproc)" >"$logs/build.log" 2>&1 ||
   { grep -E -A5 "error|FAILED" "$logs/build.log" | head -n 80; exit 1; }
-echo "gpu-ladder: built ${target:-everything} in $((SECONDS - t0)) s on $(nproc) cores"
+echo "gpu-ladder: built ${targets[*]:-everything} in $((SECONDS - t0)) s on $(nproc) cores"
+
+if ((fma_peak)); then
+  # The ceiling under the card's own clock and power management: long
+  # launches, the SM clock and power sampled every 200 ms beside them.
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 200 \
+    >"$logs/fma-peak-clocks.csv" 2>/dev/null &
+  smi=$!
+  for dt in float double; do
+    "$top/build/cuda/miniapp/mmapp-fma-peak" --backend cuda --dtype "$dt" --seconds 2 --repetitions 5 \
+      >>"$out/fma-peak.txt" 2>&1 || echo "gpu-ladder: mmapp-fma-peak $dt exited $?"
+    sleep 1
+  done
+  kill "$smi" 2>/dev/null || true
+  python3 - "$logs/fma-peak-clocks.csv" >>"$out/fma-peak.txt" <<'EOF' || true
+import sys, statistics
+rows = []
+for line in open(sys.argv[1]):
+    f = [x.strip() for x in line.split(",")]
+    try:
+        rows.append((float(f[1]), float(f[2])))
+    except (ValueError, IndexError):
+        pass
+busy = [r for r in rows if r[1] > 300]  # samples while a launch ran (power above 300 W)
+if busy:
+    print(f"# while the launches ran: SM clock median {statistics.median(r[0] for r in busy):.0f} MHz "
+          f"(min {min(r[0] for r in busy):.0f}, max {max(r[0] for r in busy):.0f}), power median "
+          f"{statistics.median(r[1] for r in busy):.0f} W (max {max(r[1] for r in busy):.0f}), {len(busy)} samples")
+EOF
+  cat "$out/fma-peak.txt"
+fi
+
+if [[ -n "$sass_dump" ]]; then
+  # Whole SASS, raw encodings included, of the GEMM kernels matching the regex.
+  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 -c '
+import re, sys, subprocess
+want = re.compile(sys.argv[1])
+keep = False
+for line in sys.stdin:
+    m = re.match(r"\s*Function : (\S+)", line)
+    if m:
+        d = subprocess.run(["c++filt", m.group(1)], capture_output=True, text=True).stdout.strip()
+        keep = bool(re.search(r"gemm_tiled|gemv_|splitk", d)) and bool(want.search(d))
+        if keep: print("Function : " + d)
+        continue
+    if keep: sys.stdout.write(line)
+' "$sass_dump" | gzip >"$out/sass-dump.txt.gz" || echo "gpu-ladder: SASS dump failed"
+fi
 
 if ((sass)); then
   # Opcode mix per GEMM kernel: FFMA/DFMA, wide and narrow scratch/global
@@ -166,6 +227,18 @@ for deck in "${ncu_decks[@]}"; do
     --section LaunchStats --section InstructionStats
   ncu_run --metrics smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct
   grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|wavefronts|inst_executed|pipe_f|stalled|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu-$name.txt" | head -n 40
+done
+
+for deck in "${ncu_source[@]}"; do
+  name=$(basename "$deck" .yaml)
+  echo "gpu-ladder: ncu source counters on $deck (t=$((SECONDS - t0)) s)"
+  rep=/tmp/ncu-source-$name
+  mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k regex:gemm_tiled_warp \
+    --launch-count "$ncu_launches" --section SourceCounters --section WarpStateStats --section InstructionStats \
+    -f -o "$rep" "$bin" "$deck" "${sets[@]}" >"$logs/ncu-source-$name.log" 2>&1 ||
+    echo "gpu-ladder: ncu on $deck exited $? (ncu-source-$name.log)"
+  { ncu --import "$rep.ncu-rep" --page source --print-source sass --csv 2>&1 ||
+      ncu --import "$rep.ncu-rep" --page details 2>&1; } | gzip >"$out/ncu-source-$name.csv.gz"
 done
 
 if ((tests)); then
