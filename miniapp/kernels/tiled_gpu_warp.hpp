@@ -23,7 +23,10 @@
 //      with the next K tile's global loads in registers during the compute
 //      (tiled_gpu.hpp's prefetch); 2 = two scratch stages: while stage s is
 //      read, the next tile goes global -> registers -> stage s^1, one barrier
-//      per K step.
+//      per K step; the loop runs two K tiles per trip, so that both stages'
+//      scratch addresses are compile-time offsets (with the stage index a
+//      run-time value the FP64 kernel recomputed its scratch pointers, 31
+//      instructions, every K tile).
 //   4. block order (Swizzle = G > 0): teams walk G block rows together
 //      before the next block column, so the concurrently running teams share
 //      fewer distinct A and B panels in L2.
@@ -528,20 +531,28 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             }
             fma_frag(fa[1], fb[1]);  // step BK-1 (odd)
           }
-        } else if (Cfg::stages == 2) {
+        } else if constexpr (Cfg::stages == 2) {
           if (ktiles > 0) {
             fetch(k_begin);
             store(0);
           }
           team.team_barrier();
-          for (int kt = 0; kt < ktiles; ++kt) {
+          // One K tile on stage Cur (a compile-time constant: the loop runs
+          // two tiles per trip, so the scratch addresses of both stages are
+          // fixed offsets, not recomputed per tile).
+          auto tile = [&](const int kt, auto cur) {
+            constexpr int Cur = decltype(cur)::value;
             const bool more = kt + 1 < ktiles;
             if (more) fetch(k_begin + (kt + 1) * BK);  // in flight during the compute below
-            compute_any(kt & 1);
-            if (more) store((kt + 1) & 1);  // the other stage: last read before the previous barrier
+            compute_any(Cur);
+            if (more) store(Cur ^ 1);  // the other stage: last read before the previous barrier
             team.team_barrier();
+          };
+          for (int kt = 0; kt < ktiles; kt += 2) {
+            tile(kt, std::integral_constant<int, 0>{});
+            if (kt + 1 < ktiles) tile(kt + 1, std::integral_constant<int, 1>{});
           }
-        } else if (Cfg::stages == 1) {
+        } else if constexpr (Cfg::stages == 1) {
           if (ktiles > 0) fetch(k_begin);
           for (int kt = 0; kt < ktiles; ++kt) {
             store(0);
