@@ -201,14 +201,13 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 4, 8, 1, true, 8, 3, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, false, 8>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 0, true, 8, 2>, Space, T>());
-  // Round 4 (docs/performance.md, GPU round 4): three teams of 128 threads
-  // per SM (three warps per scheduler, at most 168 registers) with the
-  // largest register tiles that fit without spilling: 8x6 (48 accumulators)
-  // without prefetch registers, and with fragment double buffering; 6x8
-  // with one prefetched stage.
-  v.push_back(warp_variant<GpuTile<64, 96, 8, 32, 48, 8, 6, 0, true, 8, 3>, Space, T>());
-  v.push_back(warp_variant<GpuTile<64, 96, 8, 32, 48, 8, 6, 0, true, 8, 3, 0, true>, Space, T>());
-  v.push_back(warp_variant<GpuTile<96, 64, 8, 48, 32, 6, 8, 1, true, 8, 3>, Space, T>());
+  // Round 4 (docs/performance.md, GPU round 4), after the lean loads: the
+  // 128x128 tile in one 256-thread team with fragment double buffering, and
+  // a 96x96 tile of 8x6 register tiles in 192-thread teams (two per SM,
+  // three warps per scheduler), unsplit and split by 1024.
+  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 1, 0, true>, Space, T>());
+  v.push_back(warp_variant<GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 8, 2>, Space, T>());
+  v.push_back(warp_variant<GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
