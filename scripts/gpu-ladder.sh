@@ -75,12 +75,15 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm,
   >"$logs/gpu.txt" 2>&1 || true
 
 archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
-# Provenance: a copy without .git nested in another checkout must not take
-# that checkout's hash; git stops at the parent, CMake falls back to
-# .offline/git-hash (scripts/pack-offline-deps.sh).
+# Provenance: the hash written by scripts/pack-offline-deps.sh wins (the
+# copy on a GPU node may carry a .git whose HEAD is not the commit copied:
+# the reports of 2026-11-23's first three calls named the landed commit);
+# without it, a copy without .git nested in another checkout must not take
+# that checkout's hash: git stops at the parent.
 export GIT_CEILING_DIRECTORIES
 GIT_CEILING_DIRECTORIES=$(dirname "$top")
 cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
+  -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" \
   >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
 build_targets=()
 ((${#targets[@]})) && build_targets=(--target "${targets[@]}")
