@@ -137,11 +137,16 @@ using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
 /// Double: 8x8 register tiles in 128-thread teams with K steps of 8 (the
 /// FP64 accumulators take 128 registers; two teams per SM fit in 254
 /// registers without spills; BK = 8 measured 5.6% faster than BK = 4 at N =
-/// 8192, docs/performance.md), 8x4 tiles where a problem has fewer block tiles.
-using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>;
-using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
+/// 8192), one scratch stage with fragment double buffering (round 4, with
+/// the lean loads: 3-4% over two stages at N = 2048-8192), 8x4 tiles where
+/// a problem has fewer block tiles, and a 96x96 tile of 8x6 register tiles
+/// for problems whose M and N fill it better than 64x64 tiles
+/// (docs/performance.md).
+using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>;
+using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>;
 using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
 using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
+using DoubleMidSplitK = GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>;
 
 /// GPU variants of `tiled` for float (non-host spaces).
 template <class Space>
@@ -174,7 +179,7 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   using T = double;
   v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());  // rung 5 (tiled_gpu.hpp)
   v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());    // rung 3
-  v.push_back(warp_variant<DoubleBig, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // rounds 2-3's default
   v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // round 1's default
   v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
@@ -193,7 +198,7 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   // stages), 8x4 at three and four teams and 4x8 at three; 8-byte fragment
   // reads ("lds8") on the rule's tile; BK = 16 on the rule's tile without
   // prefetch registers (with them it spills).
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<DoubleBig, Space, T>());  // F1, the default since round 4
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());
@@ -201,13 +206,10 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 4, 8, 1, true, 8, 3, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, false, 8>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 0, true, 8, 2>, Space, T>());
-  // Round 4 (docs/performance.md, GPU round 4), after the lean loads: the
-  // 128x128 tile in one 256-thread team with fragment double buffering, and
-  // a 96x96 tile of 8x6 register tiles in 192-thread teams (two per SM,
-  // three warps per scheduler), unsplit and split by 1024.
-  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 1, 0, true>, Space, T>());
-  v.push_back(warp_variant<GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 8, 2>, Space, T>());
-  v.push_back(warp_variant<GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>, Space, T>());
+  // Round 4 (docs/performance.md, GPU round 4): the 96x96 tile of 8x6
+  // register tiles (192-thread teams, two per SM), split by 1024, for
+  // problems whose M and N it fills better than 64x64 tiles.
+  v.push_back(warp_variant<DoubleMidSplitK, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
@@ -228,7 +230,9 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 /// The GPU shape rule for `tiled` (non-host spaces): the variant to run for
 /// an m x n x k problem and why, in words, for the report. In order:
 ///  0. M = N = 1: gemv_dot (a dot product), K split by 8192;
-///  1. M <= 8: gemv_cols (M = 1: the one-row variant);
+///  1. M <= 8 (double: M <= 16, two groups of 8 rows, measured 10% faster
+///     than split 64x64 tiles at 16x8192x8192): gemv_cols (M = 1: the
+///     one-row variant);
 ///  2. N == 1: gemv_rows, K split by 2048; N <= 4 (double) / 8 (float):
 ///     gemv_rows with 4 rows per member (double N <= 4) or the small tile
 ///     split by 1024;
@@ -240,7 +244,10 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 ///     last chunk: float 777x1234x4321 ran 70 tiles x 2 slices at 40% of
 ///     cuBLAS);
 ///  4. otherwise the small tile (float 64x64 / 4x8, double 64x64 / 8x4),
-///     split by 1024 when it has fewer tiles than SMs.
+///     split by 1024 when it has fewer tiles than SMs; for double, in that
+///     split case, the 96x96 / 8x6 tile split by 1024 instead when it
+///     covers M x N with less waste (96x96x500000: one full 96x96 tile
+///     against four 64x64 tiles 56% used, 15.1 against 10.6 TFLOP/s).
 /// `sms`: the device's multiprocessors, estimated as
 /// Space::concurrency() / 2048 (resident threads per SM on sm_70 to sm_90).
 /// Measured on an H200: docs/performance.md.
@@ -259,9 +266,10 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
     return i == std::size_t(-1) ? std::size_t(0) : i;
   };
   if (m == 1 && n == 1) return pick(&gemv_dot<8192, Space, T>, "M = N = 1: gemv_dot, K split by 8192");
-  if (m <= 8)
-    return m == 1 ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols, K split by 256")
-                  : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols, K split by 256");
+  if (m <= 8 || (!f32 && m <= 16))
+    return m == 1  ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols, K split by 256")
+           : m <= 8 ? pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols, K split by 256")
+                    : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 16 (double): gemv_cols in groups of 8 rows, K split by 256");
   if (n == 1) return pick(&gemv_rows<1, 8, 1, 2048, Space, T>, "N = 1: gemv_rows, K split by 2048");
   if (!f32 && n <= 4) return pick(&gemv_rows<4, 8, 4, 0, Space, T>, "N <= 4: gemv_rows, 4 rows per member");
   if (n <= 8) return pick(&gemm_tiled_warp<SmallSplitK, Space, T>, "N <= 8: small tile, K split by 1024");
@@ -276,8 +284,15 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
       return pick(&gemm_tiled_warp<BigSplitK, Space, T>, "few " + big + " tiles: K split by 4096");
   }
   const long tiles64 = ((m + 63) / 64) * ((n + 63) / 64);
-  if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, SmallSplitK::split_kc, sizeof(T)) > tiles64)
+  if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, SmallSplitK::split_kc, sizeof(T)) > tiles64) {
+    if constexpr (!f32) {  // 96x96 tiles covering fewer cells than 64x64 tiles
+      const long tiles96 = ((m + 95) / 96) * ((n + 95) / 96);
+      if (tiles96 * 96 * 96 < tiles64 * 64 * 64 &&
+          tiles96 * splitk_slices(m, n, k, DoubleMidSplitK::split_kc, sizeof(T)) > tiles96)
+        return pick(&gemm_tiled_warp<DoubleMidSplitK, Space, T>, "few tiles, 96x96 fuller than 64x64: K split by 1024");
+    }
     return pick(&gemm_tiled_warp<SmallSplitK, Space, T>, "few 64x64 tiles: K split by 1024");
+  }
   return pick(&gemm_tiled_warp<Small, Space, T>, "64x64 tiles");
 }
 }  // namespace detail
