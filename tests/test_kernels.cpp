@@ -265,7 +265,111 @@ void check_gpu_shape_rule() {
   }
 }
 
+/// The wave tail (switch 10) on the device: Cfg (with the tail) against
+/// Twin (the same kernel without it) on a shape with more tiles than the
+/// device holds at once and a partial last wave. The tiles of the full
+/// waves are computed by the same code as the twin's: equal bit for bit;
+/// every element is within the error bound of an independent host reference
+/// (double, triple loop), the tail's K-sliced sums included; a second run
+/// gives the same bits.
+template <class Space, class T, class Cfg, class Twin>
+void check_wave_tail(long m, long n, long k) {
+  if constexpr (!mmapp::is_host_space_v<Space>) {
+    const auto hA = random_host<T>(m, k, 0, 77), hB = random_host<T>(k, n, 1, 77);
+    const auto A = to_device<Space, T>(hA), B = to_device<Space, T>(hB);
+    auto run = [&](auto fn, std::size_t work_bytes) {
+      mmapp::Matrix<T, Space> C("C", m, n);
+      Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+      mmapp::Workspace<Space> work("work", work_bytes);
+      fn(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, T(0), work});
+      Kokkos::fence();
+      mmapp::HostMatrix<T> h("h", m, n);
+      Kokkos::deep_copy(h, C);
+      return h;
+    };
+    const std::size_t bytes = mmapp::warp_workspace_bytes<Cfg, Space, T>(m, n, k);
+    const auto C = run(&mmapp::gemm_tiled_warp<Cfg, Space, T>, bytes);
+    const auto C2 = run(&mmapp::gemm_tiled_warp<Cfg, Space, T>, bytes);
+    const auto Ct = run(&mmapp::gemm_tiled_warp<Twin, Space, T>, 0);
+    // The tiles the tail took, as the kernel plans them on this device.
+    const int tiles_m = int((m + Cfg::BM - 1) / Cfg::BM), tiles_n = int((n + Cfg::BN - 1) / Cfg::BN);
+    const auto plan = mmapp::detail::plan_wave_tail<Cfg>(tiles_m * tiles_n, int(k),
+                                                         mmapp::detail::resident_teams<Cfg, Space>());
+    INFO(Space::name() << " " << m << "x" << n << "x" << k << ": " << plan.full << " whole tiles, " << plan.rem
+                       << " tail tiles in " << plan.slices << " slices of " << plan.kc);
+    CHECK(bytes == std::size_t(plan.rem) * plan.slices * Cfg::BM * Cfg::BN * sizeof(T));
+    std::vector<char> tail(std::size_t(m) * n, 0);
+    for (int t = plan.full; t < tiles_m * tiles_n; ++t) {
+      int tm, tn;
+      mmapp::detail::tile_coords<Cfg::swizzle>(t, tiles_m, tiles_n, tm, tn);
+      for (long i = long(tm) * Cfg::BM; i < std::min<long>(m, long(tm + 1) * Cfg::BM); ++i)
+        for (long j = long(tn) * Cfg::BN; j < std::min<long>(n, long(tn + 1) * Cfg::BN); ++j) tail[i * n + j] = 1;
+    }
+    const double u = std::numeric_limits<T>::epsilon() / 2, gamma = k * u / (1 - k * u);
+    long bad = 0, differ_run = 0, differ_twin = 0, tail_cells = 0;
+    for (long i = 0; i < m; ++i)
+      for (long j = 0; j < n; ++j) {
+        double ref = 0, mag = 0;
+        for (long p = 0; p < k; ++p) {
+          ref += double(hA(i, p)) * double(hB(p, j));
+          mag += std::fabs(double(hA(i, p)) * double(hB(p, j)));
+        }
+        bad += !(std::fabs(double(C(i, j)) - ref) <= 2 * gamma * mag + std::numeric_limits<double>::min());
+        differ_run += !(C(i, j) == C2(i, j));
+        tail_cells += tail[i * n + j];
+        if (!tail[i * n + j]) differ_twin += !(C(i, j) == Ct(i, j));
+      }
+    CHECK(bad == 0);
+    CHECK(differ_run == 0);
+    CHECK(differ_twin == 0);
+    if (plan.rem == 0) WARN("no wave tail on this device for " << m << "x" << n << "x" << k);
+    if (plan.rem > 0) CHECK(tail_cells > 0);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("wave tail plan: only a partial last wave, cut in K slices that fill the device", "[kernels]") {
+  using Cfg = mmapp::GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true, 16, true>;
+  using NoTail = mmapp::GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>;
+  using mmapp::detail::plan_wave_tail;
+  // 8192^2 on 264 resident teams: 31 full waves and 8 tiles, each cut in 32 slices of 256.
+  const auto w = plan_wave_tail<Cfg>(8192, 8192, 264);
+  CHECK(w.full == 8184);
+  CHECK(w.rem == 8);
+  CHECK(w.kc == 256);
+  CHECK(w.slices == 32);
+  // No tail: switched off, fewer tiles than one wave, whole waves, K too short for 2 slices of 4 K tiles.
+  CHECK(plan_wave_tail<NoTail>(8192, 8192, 264).rem == 0);
+  CHECK(plan_wave_tail<Cfg>(200, 8192, 264).rem == 0);
+  CHECK(plan_wave_tail<Cfg>(528, 8192, 264).rem == 0);
+  CHECK(plan_wave_tail<Cfg>(8192, 56, 264).rem == 0);
+  CHECK(plan_wave_tail<Cfg>(8192, 8192, 0).rem == 0);
+  for (int tiles : {264, 265, 300, 527, 1000, 8191})
+    for (int k : {64, 65, 300, 1000, 8192, 100001})
+      for (long slots : {1L, 7L, 132L, 264L, 396L}) {
+        const auto p = plan_wave_tail<Cfg>(tiles, k, slots);
+        INFO(tiles << " tiles, K " << k << ", " << slots << " slots");
+        CHECK(p.full + p.rem == tiles);
+        if (p.rem == 0) continue;
+        CHECK(p.rem == tiles % slots);
+        CHECK(p.slices >= 2);
+        CHECK(long(p.rem) * p.slices <= slots);  // the tail fits in one wave
+        CHECK(p.kc % Cfg::BK == 0);
+        CHECK(p.kc >= 4 * Cfg::BK);
+        CHECK(long(p.slices - 1) * p.kc < k);  // no empty slice
+        CHECK(long(p.slices) * p.kc >= k);
+      }
+}
+
+TEMPLATE_LIST_TEST_CASE("the wave tail: full-wave tiles as without it, tail tiles accurate and repeatable",
+                        "[kernels]", mmapp::EnabledSpaces) {
+  using DoubleTwin = mmapp::GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>;
+  using FloatTwin = mmapp::GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
+  // 64x128 tiles: 18 x 16 = 288; 128x128 tiles: 18 x 17 = 306 (H200: 264 resident teams).
+  check_wave_tail<TestType, double, mmapp::detail::DoubleBig, DoubleTwin>(1100, 2000, 300);
+  check_wave_tail<TestType, float, mmapp::detail::FloatBig, FloatTwin>(2200, 2100, 300);
+}
 
 TEMPLATE_LIST_TEST_CASE("the GPU shape rule picks the documented variant per class", "[kernels]",
                         mmapp::EnabledSpaces) {
