@@ -78,7 +78,7 @@ KernelVariant<Space, T> tiled_host_rows_variant() {
 /// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
 /// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
 /// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
-/// "lds8": 8-byte fragment reads; "tail": the last partial wave split in K).
+/// "lds8": 8-byte fragment reads).
 template <class Cfg>
 std::string gpu_tile_tag() {
   std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
@@ -89,7 +89,6 @@ std::string gpu_tile_tag() {
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
   if (Cfg::frag_pipe) t += " fragdb";
   if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
-  if (Cfg::tail) t += " tail";
   return t;
 }
 /// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
@@ -100,7 +99,7 @@ KernelVariant<Space, T> warp_variant() {
           {Cfg::TM, Cfg::TN},
           &gemm_tiled_warp<Cfg, Space, T>,
           Cfg::stages > 0 ? 1 : 0,
-          &warp_workspace_bytes<Cfg, Space, T>,  // split-K slices or the wave tail's partial tiles
+          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
           gpu_tile_tag<Cfg>()};
 }
 /// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
@@ -131,7 +130,7 @@ KernelVariant<Space, T> gemv_rows_variant() {
 // `tile: auto` the fastest of all on the problem.
 /// Float: the large-problem default (the ladder's top rung, see
 /// docs/performance.md), then the ladder at 128x128x8 / 8x8, then other tiles.
-using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, false, 16, true>;
+using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
 using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
 using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
@@ -143,7 +142,7 @@ using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
 /// a problem has fewer block tiles, and a 96x96 tile of 8x6 register tiles
 /// for problems whose M and N fill it better than 64x64 tiles
 /// (docs/performance.md).
-using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true, 16, true>;
+using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>;
 using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>;
 using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
 using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
@@ -160,8 +159,7 @@ void gpu_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 0>, Space, T>());    // 6: 16-byte loads
   v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 2>, Space, T>());    // 7: + launch bounds
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 0, 2>, Space, T>());  // 8: + warp tiles
-  v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());  // 9: + block swizzle
-  v.push_back(warp_variant<FloatBig, Space, T>());  // 9 + the wave tail (round 4): the shape rule's
+  v.push_back(warp_variant<FloatBig, Space, T>());                                           // 9: + block swizzle
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // 10: two stages
   v.push_back(warp_variant<GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>, Space, T>()); // 11: 8x16
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 4>, Space, T>());
@@ -200,8 +198,7 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   // stages), 8x4 at three and four teams and 4x8 at three; 8-byte fragment
   // reads ("lds8") on the rule's tile; BK = 16 on the rule's tile without
   // prefetch registers (with them it spills).
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());  // F1
-  v.push_back(warp_variant<DoubleBig, Space, T>());  // F1 + the wave tail: the shape rule's since round 4
+  v.push_back(warp_variant<DoubleBig, Space, T>());  // F1, the default since round 4
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());

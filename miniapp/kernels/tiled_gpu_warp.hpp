@@ -62,22 +62,9 @@
 //      instructions per K tile beside 512 DFMA). Edge teams and the K tile
 //      that reaches past the end keep the masked loads. Same loads, same
 //      values: C's bits do not change.
-//  10. wave tail (Tail, with launch bounds and no split-K): a device holds
-//      S = MinBlocks x SMs teams at once, so T tiles run in ceil(T / S)
-//      waves and a partial last wave of T mod S tiles leaves most of the
-//      device idle for a whole tile's time (3% at N = 8192 with 64x128
-//      tiles: 8192 tiles on 264 slots). The tiles of that last wave are cut
-//      into K slices (plan_wave_tail: as many as fill one wave, each at
-//      least 4 K tiles) that write partial tiles to the workspace, and a
-//      second kernel sums each element's slices in slice order (+ beta C):
-//      the data-parallel + split-K hybrid of Stream-K (M. Osama et al.,
-//      PPoPP 2023). The whole tiles are computed exactly as without the
-//      tail; the tail tiles' bits are fixed by the shape and the SM count
-//      (not by scheduling), but differ from a whole tile's sum.
 //
 // Parallel mapping (CUDA terms: blockIdx = league_rank, threadIdx = team_rank):
-//   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K; with
-//   the wave tail, the tail tiles count once per K slice); team =
+//   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K); team =
 //   (BM/TM) * (BN/TN) threads, vector length 1; each thread keeps TM x TN
 //   accumulators of C in registers for its whole K range.
 // Scratch level 0 per team: stages * (BK*(BM+pad) + BK*BN) * sizeof(T) bytes
@@ -115,67 +102,6 @@ using team_policy_lb =
     std::conditional_t<(MinBlocks > 0),
                        Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<unsigned(Team), unsigned(MinBlocks)>>,
                        Kokkos::TeamPolicy<Space>>;
-/// Block row and column (tm, tn) of tile t of a tiles_m x tiles_n grid:
-/// with Swizzle = G > 0, G block rows at a time, then the next block column
-/// (the last band may hold fewer rows); else block row fastest.
-template <int Swizzle>
-KOKKOS_INLINE_FUNCTION void tile_coords(const int t, const int tiles_m, const int tiles_n, int& tm, int& tn) {
-  if (Swizzle > 0) {
-    const int band = t / (Swizzle * tiles_n), in = t % (Swizzle * tiles_n);
-    const int left = tiles_m - band * Swizzle;
-    const int rows_here = left < Swizzle ? left : Swizzle;
-    tm = band * Swizzle + in % rows_here;
-    tn = in / rows_here;
-  } else {
-    tm = t % tiles_m;
-    tn = t / tiles_m;
-  }
-}
-
-/// The wave tail of an unsplit launch (switch 10 of the file comment): the
-/// first `full` tiles run whole, the last `rem` tiles in `slices` K slices
-/// of `kc` each (rem == 0: no tail, full = all tiles).
-struct WaveTail {
-  int full = 0, rem = 0, slices = 1, kc = 0;
-};
-
-/// Plans the wave tail of `tiles` block tiles of K depth `k` on `slots`
-/// concurrently resident teams (Cfg::min_blocks x the SM count): none
-/// without Cfg::tail, for split-K variants, variants without launch bounds
-/// (their residency is not known), fewer tiles than one wave, a whole
-/// number of waves, or fewer than 2 slices of at least 4 K tiles; otherwise the tiles of the partial
-/// last wave (rem = tiles mod slots) are cut into S = min(slots / rem,
-/// K tiles / 4) slices, so that the last wave holds rem * S <= slots teams
-/// of 1/S the work instead of rem whole tiles on an otherwise idle device
-/// (the data-parallel + split-K hybrid of Stream-K: M. Osama et al., PPoPP
-/// 2023).
-template <class Cfg>
-WaveTail plan_wave_tail(int tiles, int k, long slots) {
-  WaveTail w;
-  w.full = tiles;
-  if (!Cfg::tail || Cfg::min_blocks <= 0 || Cfg::split_kc > 0 || slots <= 0 || tiles < slots || tiles % slots == 0)
-    return w;
-  const int rem = int(tiles % slots), ktiles = (k + Cfg::BK - 1) / Cfg::BK;
-  const int s = int(std::min<long>(slots / rem, ktiles / 4));
-  if (s < 2) return w;
-  w.kc = (ktiles + s - 1) / s * Cfg::BK;
-  w.slices = (k + w.kc - 1) / w.kc;
-  w.rem = rem;
-  w.full = tiles - rem;
-  return w;
-}
-
-/// Teams of Cfg resident at once on one device of Space: Cfg::min_blocks
-/// per SM, the SMs estimated as concurrency() / 2048 (resident threads per
-/// SM on sm_70 to sm_90, as the shape rule's); 0 on host spaces.
-template <class Cfg, class Space>
-long resident_teams() {
-  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
-    return 0;
-  } else {
-    return long(Cfg::min_blocks) * std::max<long>(1, long(Space().concurrency()) / 2048);
-  }
-}
 }  // namespace detail
 
 /// Compile-time shape and features of gemm_tiled_warp (see the file comment).
@@ -185,10 +111,9 @@ long resident_teams() {
 /// none); MinBlocks: launch bounds' minimum blocks per SM (0: none);
 /// SplitKc: K chunk per team (0: no split-K); FragPipe: register double
 /// buffering of the scratch fragments (switch 7 of the file comment);
-/// FragBytes: bytes per scratch fragment read, 16 (default) or 8 (switch 8);
-/// Tail: the wave tail (switch 10; needs MinBlocks > 0, no split-K).
+/// FragBytes: bytes per scratch fragment read, 16 (default) or 8 (switch 8).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int Stages_, bool Vec_, int Swizzle_,
-          int MinBlocks_, int SplitKc_ = 0, bool FragPipe_ = false, int FragBytes_ = 16, bool Tail_ = false>
+          int MinBlocks_, int SplitKc_ = 0, bool FragPipe_ = false, int FragBytes_ = 16>
 struct GpuTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int stages = Stages_;
@@ -198,7 +123,6 @@ struct GpuTile {
   static constexpr int split_kc = SplitKc_;
   static constexpr bool frag_pipe = FragPipe_;
   static constexpr int frag_bytes = FragBytes_;
-  static constexpr bool tail = Tail_;
   static constexpr bool warp_tiled = WM_ > 0;
   static constexpr int team_size = (BM / TM) * (BN / TN);
   /// No warp tiles, or 32 lanes of TM x TN per warp tile, warp tiles dividing the block tile.
@@ -232,21 +156,6 @@ template <class T, int Kc>
 std::size_t splitk_workspace_bytes(long m, long n, long k) {
   const int s = splitk_slices(m, n, k, Kc, sizeof(T));
   return s > 1 ? std::size_t(s) * std::size_t(m) * std::size_t(n) * sizeof(T) : 0;
-}
-
-/// Workspace of a gemm_tiled_warp variant for an m x n x k problem on
-/// Space: the split-K slices (splitk_workspace_bytes) for a split-K Cfg,
-/// else the wave tail's partial tiles (rem x slices x BM x BN elements of
-/// T; 0 without a tail).
-template <class Cfg, class Space, class T>
-std::size_t warp_workspace_bytes(long m, long n, long k) {
-  if constexpr (Cfg::split_kc > 0) {
-    return splitk_workspace_bytes<T, Cfg::split_kc>(m, n, k);
-  } else {
-    const long tiles = ((m + Cfg::BM - 1) / Cfg::BM) * ((n + Cfg::BN - 1) / Cfg::BN);
-    const auto w = detail::plan_wave_tail<Cfg>(int(tiles), int(k), detail::resident_teams<Cfg, Space>());
-    return std::size_t(w.rem) * w.slices * Cfg::BM * Cfg::BN * sizeof(T);
-  }
 }
 
 /// Level-1 group length of splitk_reduce for S slices: max(8, ceil(S / 256))
@@ -326,10 +235,7 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
 /// shape and features of Cfg (a GpuTile). Row-major views, any M, N, K >= 0,
 /// any row stride and alignment; beta == 0: C is not read. A split-K Cfg
 /// needs args.work of splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K)
-/// bytes (16-byte aligned); a smaller one is a std::runtime_error. A Tail
-/// Cfg cuts its last partial wave in K when args.work holds
-/// warp_workspace_bytes<Cfg, Space, T>(M, N, K) bytes (16-byte aligned),
-/// and runs without the tail otherwise.
+/// bytes (16-byte aligned); a smaller one is a std::runtime_error.
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
@@ -347,8 +253,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(Cfg::frag_bytes == 16 || Cfg::frag_bytes == int(sizeof(T)),
                 "fragment reads: 16 bytes or one element");
   static_assert(!Cfg::frag_pipe || BK % 2 == 0, "fragment double buffering: an even BK");
-  static_assert(!Cfg::tail || (Cfg::min_blocks > 0 && Cfg::split_kc == 0),
-                "wave tail: needs launch bounds (known residency) and no split-K");
   constexpr int lanes_m = Cfg::warp_tiled ? Cfg::WM / TM : BM / TM;  // threads along m sharing a scratch row read
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
@@ -397,35 +301,29 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
 
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
   const std::size_t scratch_bytes = std::size_t(n_stages * stage_elems) * sizeof(T) + sizeof(Chunk);
-  // Switch 10: the wave tail, where the workspace holds its partial tiles
-  // (an optimisation only: without the workspace, no tail).
-  constexpr bool tail_ok = Cfg::tail;
-  detail::WaveTail tail = detail::plan_wave_tail<Cfg>(tiles, K, detail::resident_teams<Cfg, Space>());
-  if (tail.rem > 0 && (args.work.extent(0) < std::size_t(tail.rem) * tail.slices * BM * BN * sizeof(T) ||
-                       !detail::aligned_to(work, 16)))
-    tail = detail::WaveTail{tiles, 0, 1, 0};
-  const int tail_full = tail.full, tail_rem = tail.rem, tail_kc = tail.kc;
 
   using policy_t = detail::team_policy_lb<Space, team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
-  policy_t policy(space, tail_full * slices + tail_rem * tail.slices, team_size);
+  policy_t policy(space, tiles * slices, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
 
   Kokkos::parallel_for(
       "mmapp::gemm_tiled_warp", policy, KOKKOS_LAMBDA(const member_t& team) {
-        // Which tile and K range: team lr < tail_full * slices takes a whole
-        // tile (or a split-K slice of one); a team after them, slice s of
-        // tail tile j (switch 10), the last teams to start.
         const int lr = team.league_rank();
-        const bool in_tail = tail_ok && lr >= tail_full * slices;
-        const int tail_j = in_tail ? (lr - tail_full) % tail_rem : 0;
-        const int slice = in_tail ? (lr - tail_full) / tail_rem : lr / tiles;
-        const int t = in_tail ? tail_full + tail_j : lr % tiles;
-        const int depth = in_tail ? tail_kc : kc;
+        const int slice = lr / tiles, t = lr % tiles;
         int tm, tn;
-        detail::tile_coords<Cfg::swizzle>(t, tiles_m, tiles_n, tm, tn);
+        if (Cfg::swizzle > 0) {  // G block rows at a time, then the next block column
+          const int band = t / (Cfg::swizzle * tiles_n), in = t % (Cfg::swizzle * tiles_n);
+          const int left = tiles_m - band * Cfg::swizzle;  // block rows in this band (fewer in the last)
+          const int rows_here = left < Cfg::swizzle ? left : Cfg::swizzle;
+          tm = band * Cfg::swizzle + in % rows_here;
+          tn = in / rows_here;
+        } else {  // block row fastest: neighbouring teams share a column panel of B
+          tm = t % tiles_m;
+          tn = t / tiles_m;
+        }
         const int bm = tm * BM, bn = tn * BN;
-        const int k_begin = slice * depth, k_end = k_begin + depth < K ? k_begin + depth : K;
+        const int k_begin = slice * kc, k_end = k_begin + kc < K ? k_begin + kc : K;
         const int tid = team.team_rank();
         int row0, col0;  // first row and column of this thread's first fragment, in the block tile
         if (Cfg::warp_tiled) {
@@ -673,28 +571,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
 
-        // A tail team's partial tile: the whole BM x BN tile, dense and
-        // tile-local, into the workspace (16-byte stores; rows and columns
-        // past M and N hold zeros and are never read back).
-        if (tail_ok && in_tail) {
-          {
-            T* const tail_o = work + (long(slice) * tail_rem + tail_j) * (BM * BN);
-            MMAPP_UNROLL
-            for (int gi = 0; gi < TM / VW; ++gi) {
-              MMAPP_UNROLL
-              for (int qi = 0; qi < VW; ++qi) {
-                MMAPP_UNROLL
-                for (int gj = 0; gj < TN / VW; ++gj) {
-                  Chunk v;
-                  MMAPP_UNROLL
-                  for (int q = 0; q < VW; ++q) v.v[q] = acc[gi * VW + qi][gj * VW + q];
-                  *reinterpret_cast<Chunk*>(tail_o + (row0 + gi * row_stride + qi) * BN + col0 + gj * col_stride) = v;
-                }
-              }
-            }
-            return;
-          }
-        }
         // Epilogue: C (or this slice's partial) <- acc (+ beta * C), 16 bytes at a time where aligned and inside.
         T* const o = out + (slices > 1 ? slice * slice_elems : 0);
         const bool scale = slices == 1 && beta != T(0);
@@ -729,23 +605,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
         }
       });
   if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
-  if (tail_ok && tail_rem > 0) {
-    // The tail tiles: C = sum of the slices' partials in slice order (+ beta C).
-    const int tail_slices = tail.slices;
-    Kokkos::parallel_for(
-        "mmapp::gemm_tiled_warp_tail", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, long(tail_rem) * BM * BN),
-        KOKKOS_LAMBDA(const long e) {
-          const int j = int(e / (BM * BN)), l = int(e % (BM * BN));
-          int tm, tn;
-          detail::tile_coords<Cfg::swizzle>(tail_full + j, tiles_m, tiles_n, tm, tn);
-          const int row = tm * BM + l / BN, col = tn * BN + l % BN;
-          if (row >= M || col >= N) return;
-          T acc = work[long(j) * (BM * BN) + l];
-          for (int p = 1; p < tail_slices; ++p) acc += work[(long(p) * tail_rem + j) * (BM * BN) + l];
-          T& c = Cp[long(row) * ldc + col];
-          c = beta == T(0) ? acc : acc + beta * c;
-        });
-  }
 }
 
 }  // namespace mmapp
