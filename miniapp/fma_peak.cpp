@@ -87,7 +87,8 @@ int main(int argc, char* argv[]) {
   CLI::App app{"mmapp-fma-peak: the sustained multiply-add rate (TFLOP/s) of one execution space, float and double",
                "mmapp-fma-peak"};
   Options opt;
-  app.add_option("--backend", opt.backend, "execution space: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
+  app.add_option("--backend", opt.backend,
+                 "execution space: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
   app.add_option("--dtype", opt.dtype, "float, double or both")->check(CLI::IsMember({"float", "double", "both"}));
   app.add_option("--seconds", opt.seconds, "length of one timed launch, in seconds")->check(CLI::Range(0.01, 60.0));
   app.add_option("--repetitions", opt.repetitions, "timed launches")->check(CLI::Range(1, 1000));

@@ -269,7 +269,8 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
   if (m <= 8 || (!f32 && m <= 16))
     return m == 1  ? pick(&gemv_cols<1, 8, 256, Space, T>, "M = 1: gemv_cols, K split by 256")
            : m <= 8 ? pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 8: gemv_cols, K split by 256")
-                    : pick(&gemv_cols<8, 8, 256, Space, T>, "M <= 16 (double): gemv_cols in groups of 8 rows, K split by 256");
+                    : pick(&gemv_cols<8, 8, 256, Space, T>,
+                           "M <= 16 (double): gemv_cols in groups of 8 rows, K split by 256");
   if (n == 1) return pick(&gemv_rows<1, 8, 1, 2048, Space, T>, "N = 1: gemv_rows, K split by 2048");
   if (!f32 && n <= 4) return pick(&gemv_rows<4, 8, 4, 0, Space, T>, "N <= 4: gemv_rows, 4 rows per member");
   if (n <= 8) return pick(&gemm_tiled_warp<SmallSplitK, Space, T>, "N <= 8: small tile, K split by 1024");
