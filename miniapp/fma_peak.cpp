@@ -10,9 +10,10 @@
 // launches follow one untimed warm-up; the median gives TFLOP/s. Long
 // launches (S = 2 by default) hold the device at its sustained clock, so a
 // power-limited part reports the rate it can keep, not its boost rate.
-// The result of every launch is checked against the same recurrence run on
-// the host in double precision (first and last work item): a kernel that
-// skipped work fails with exit code 1. Exit code 2 on bad arguments.
+// The result of every launch is checked bit for bit against the same
+// recurrence run on the host in T, fused or unfused (fma_chains_reference;
+// the first and last work item): a kernel that skipped work fails with exit
+// code 1. Exit code 2 on bad arguments.
 #include "exec_spaces.hpp"
 #include "kernels/fma_peak.hpp"
 #include "stats.hpp"

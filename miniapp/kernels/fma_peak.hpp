@@ -1,23 +1,21 @@
 // fma_peak.hpp — the arithmetic ceiling of an execution space, measured
-// rather than taken from a datasheet: the sustained rate of dependent chains
-// of multiply-adds with no memory traffic in the loop (the "two numbers
+// rather than taken from a datasheet: the sustained rate of chains of
+// dependent multiply-adds with no memory traffic in the loop (the "two numbers
 // first" of a roofline: S. Williams, A. Waterman, D. Patterson, "Roofline:
 // an insightful visual performance model", CACM 52(4), 2009; the same kind
 // of kernel as the flops tests of mixbench, E. Konstantinidis and
 // Y. Cotronis, JPDC 2017).
 //
-// Each work item keeps kChains independent chains x <- x * a + b (a, b
+// Each work item keeps kFmaChains independent chains x <- x * a + b (a, b
 // run-time values, so nothing folds), advances each `iters` times and writes
 // the sum of its chains once. On CUDA, nvcc contracts x * a + b into one
 // FMA (FFMA / DFMA) by default; on host backends the compiler decides
 // (GCC contracts only with -ffp-contract=fast or where -march has FMA).
-// The chains keep the FMA pipes busy with independent work: kChains per
+// The chains keep the FMA pipes busy with independent work: kFmaChains per
 // thread, many threads per core.
 // Parallel mapping: RangePolicy over `items` work items (CUDA: one thread
-// each); no scratch. FLOPs: 2 * items * kChains * iters.
+// each); no scratch. FLOPs: 2 * items * kFmaChains * iters.
 #pragma once
-
-#include "types.hpp"
 
 #include <Kokkos_Core.hpp>
 
