@@ -212,6 +212,9 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<DoubleMidSplitK, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
+  // Round 5: the cross-tile fragment pipeline (two stages, one barrier per
+  // K tile) split by 4096, now that it fits 255 registers without a spill.
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096, true>, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());

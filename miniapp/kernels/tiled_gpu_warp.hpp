@@ -274,6 +274,11 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   using Chunk = detail::Chunk16<T>;
   // Switch 9: lean loads need whole tile rows per round of chunks.
   constexpr bool lean_ok = Cfg::vec && team_size % a_per_row == 0 && team_size % b_per_row == 0;
+  // The edge loads from the lean origins and masks (fetch_edge below) where
+  // the fragment pipeline puts the kernel at the 255-register ceiling; the
+  // others keep the per-chunk bounds tests, which ptxas fits in fewer
+  // registers for them (docs/performance.md, round 5).
+  constexpr bool edge_masks = lean_ok && Cfg::frag_pipe;
 
   const auto A = args.A;
   const auto B = args.B;
@@ -349,6 +354,66 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
 
         // Global -> registers: this thread's chunks of the K tile at k0 (zero outside [0,M) x [k0,k_end)).
         Chunk ra[la], rb[lb];
+        // Switch 9 (lean loads): where the team size is a whole number of
+        // tile rows of chunks (lean_ok), round l of a thread's chunks lies
+        // `l` rounds of rows below round 0, in the same columns, so every
+        // chunk is addressed from two per-thread origins at fixed strides,
+        // and which chunks lie inside A and B is a per-thread bit mask set
+        // once. A thread whose chunks all lie inside (and both matrices
+        // 16-byte loadable) loads a full K tile with no bounds tests or
+        // per-chunk address arithmetic; Nsight Compute put 17% of the
+        // 64x128x8 / 8x8 FP64 kernel's time in the bounds-tested loads (116
+        // instructions per K tile beside 512 DFMA). The masked path needs no
+        // more registers than the origins and the mask, so it costs the K
+        // loop no registers either (the cross-tile fragment pipeline of
+        // 64x128x8 / 8x8 then fits in 255 without a spill). The K tile that
+        // reaches past k_end takes the masked path. Same loads, same values.
+        constexpr int rows_a = team_size / (a_per_row > 0 ? a_per_row : 1);
+        constexpr int rows_b = team_size / (b_per_row > 0 ? b_per_row : 1);
+        const int ra0 = tid / a_per_row, ka = (tid % a_per_row) * VW;  // round 0 of A: row, K offset
+        const int rb0 = tid / b_per_row, nb = (tid % b_per_row) * VW;  // round 0 of B: K row, column
+        const long a_org = long(bm + ra0) * lda + ka, b_org = long(rb0) * ldb + bn + nb;
+        const long sa = long(rows_a) * lda, sb = long(rows_b) * ldb;
+        unsigned a_rows = 0, b_cols = 0;  // bit l: A round l inside M; bit q: B column q inside N
+        MMAPP_UNROLL
+        for (int l = 0; l < la; ++l) a_rows |= (bm + ra0 + l * rows_a < M ? 1u : 0u) << l;
+        MMAPP_UNROLL
+        for (int q = 0; q < VW; ++q) b_cols |= (bn + nb + q < N ? 1u : 0u) << q;
+        const bool lean = lean_ok && vec_a && vec_b && a_rows == (1u << la) - 1 && b_cols == (1u << VW) - 1;
+        auto fetch_lean = [&](const int k0) {
+          const T* const a = Ap + a_org + k0;
+          const T* const b = Bp + b_org + long(k0) * ldb;
+          MMAPP_UNROLL
+          for (int l = 0; l < la; ++l) ra[l] = *reinterpret_cast<const Chunk*>(a + l * sa);
+          MMAPP_UNROLL
+          for (int l = 0; l < lb; ++l) rb[l] = *reinterpret_cast<const Chunk*>(b + l * sb);
+        };
+        auto fetch_edge = [&](const int k0) {
+          const int gka = k0 + ka;
+          MMAPP_UNROLL
+          for (int l = 0; l < la; ++l) {
+            const bool row_in = (a_rows >> l) & 1u;
+            const long off = a_org + l * sa + k0;
+            if (vec_a && row_in && gka + VW <= k_end) {
+              ra[l] = *reinterpret_cast<const Chunk*>(Ap + off);
+            } else {
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) ra[l].v[q] = (row_in && gka + q < k_end) ? Ap[off + q] : T(0);
+            }
+          }
+          MMAPP_UNROLL
+          for (int l = 0; l < lb; ++l) {
+            const bool row_in = k0 + rb0 + l * rows_b < k_end;
+            const long off = b_org + long(k0) * ldb + l * sb;
+            if (vec_b && row_in && b_cols == (1u << VW) - 1) {
+              rb[l] = *reinterpret_cast<const Chunk*>(Bp + off);
+            } else {
+              MMAPP_UNROLL
+              for (int q = 0; q < VW; ++q) rb[l].v[q] = (row_in && ((b_cols >> q) & 1u)) ? Bp[off + q] : T(0);
+            }
+          }
+        };
+        // Any team size: each chunk's row and column from its index, bounds-tested.
         auto fetch_masked = [&](const int k0) {
           MMAPP_UNROLL
           for (int l = 0; l < la; ++l) {
@@ -375,27 +440,13 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             }
           }
         };
-        // Switch 9 (lean loads): where the whole block tile lies inside A, B
-        // and C and both are loaded 16 bytes wide, a full K tile's chunks are
-        // plain loads at fixed strides from two per-thread origins (round l
-        // of the chunks is `l * rows_per_round` rows further on): no bounds
-        // tests, no per-chunk address arithmetic. The K tile that reaches
-        // past k_end, and every tile of an edge team, take fetch_masked.
-        const bool lean = lean_ok && vec_a && vec_b && bm + BM <= M && bn + BN <= N;
-        const T* const pa = lean ? Ap + long(bm + tid / a_per_row) * lda + (tid % a_per_row) * VW : Ap;
-        const T* const pb = lean ? Bp + long(tid / b_per_row) * ldb + bn + (tid % b_per_row) * VW : Bp;
-        const long sa = long(team_size / a_per_row) * lda, sb = long(team_size / b_per_row) * ldb;
         auto fetch = [&](const int k0) {
-          if (lean && k0 + BK <= k_end) {
-            const T* const a = pa + k0;
-            const T* const b = pb + long(k0) * ldb;
-            MMAPP_UNROLL
-            for (int l = 0; l < la; ++l) ra[l] = *reinterpret_cast<const Chunk*>(a + l * sa);
-            MMAPP_UNROLL
-            for (int l = 0; l < lb; ++l) rb[l] = *reinterpret_cast<const Chunk*>(b + l * sb);
-          } else {
+          if (lean_ok && lean && k0 + BK <= k_end)
+            fetch_lean(k0);
+          else if (edge_masks)  // compile-time constants (not `if constexpr`: CUDA lambdas may not capture there)
+            fetch_edge(k0);
+          else
             fetch_masked(k0);
-          }
         };
         // Registers -> scratch stage s (A transposed).
         auto store = [&](const int s) {
@@ -515,21 +566,40 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
           team.team_barrier();
           if (ktiles > 0) load_frag(0, 0, fa[0], fb[0]);
-          for (int kt = 0; kt < ktiles; ++kt) {
-            const bool more = kt + 1 < ktiles;
-            const int cur = kt & 1;
-            if (more) fetch(k_begin + (kt + 1) * BK);  // in flight during the FMAs below
+          // The FMAs of steps 0 .. BK-2 of the tile on stage cur, each with
+          // the next step's fragments read ahead: step BK-1's are in fa[1],
+          // fb[1] when it returns (BK even).
+          auto steps = [&](const int cur) {
             MMAPP_UNROLL
             for (int k = 0; k + 1 < BK; ++k) {
               load_frag(cur, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
               fma_frag(fa[k & 1], fb[k & 1]);
             }
-            if (more) {
-              store(cur ^ 1);
-              team.team_barrier();
-              load_frag(cur ^ 1, 0, fa[0], fb[0]);  // BK even: step 0 uses set 0
-            }
-            fma_frag(fa[1], fb[1]);  // step BK-1 (odd)
+          };
+          // One tile on stage Cur that is not the last (the next is fetched,
+          // stored to the other stage and its step-0 fragments read); Cur a
+          // compile-time constant: the loop runs two tiles per trip.
+          auto tile = [&](const int kt, auto cur) {
+            constexpr int Cur = decltype(cur)::value;
+            fetch(k_begin + (kt + 1) * BK);  // in flight during the FMAs below
+            steps(Cur);
+            store(Cur ^ 1);
+            team.team_barrier();
+            load_frag(Cur ^ 1, 0, fa[0], fb[0]);  // BK even: step 0 uses set 0
+            fma_frag(fa[1], fb[1]);               // step BK-1 of this tile
+          };
+          int kt = 0;
+          for (; kt + 2 < ktiles; kt += 2) {
+            tile(kt, std::integral_constant<int, 0>{});
+            tile(kt + 1, std::integral_constant<int, 1>{});
+          }
+          if (kt + 1 < ktiles) {
+            tile(kt, std::integral_constant<int, 0>{});
+            ++kt;
+          }
+          if (ktiles > 0) {  // the last tile: nothing to fetch, no barrier
+            steps(kt & 1);
+            fma_frag(fa[1], fb[1]);
           }
         } else if constexpr (Cfg::stages == 2) {
           if (ktiles > 0) {
