@@ -137,13 +137,14 @@ using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
 /// Double: 8x8 register tiles in 128-thread teams with K steps of 8 (the
 /// FP64 accumulators take 128 registers; two teams per SM fit in 254
 /// registers without spills; BK = 8 measured 5.6% faster than BK = 4 at N =
-/// 8192), one scratch stage with fragment double buffering (round 4, with
-/// the lean loads: 3-4% over two stages at N = 2048-8192), 8x4 tiles where
+/// 8192), two scratch stages with the cross-tile fragment pipeline (round 5:
+/// one barrier per K tile, no spill since the edge loads use masks; 7% over
+/// round 4's one-stage form at N = 4096-8192), 8x4 tiles where
 /// a problem has fewer block tiles, and a 96x96 tile of 8x6 register tiles
 /// for problems whose M and N fill it better than 64x64 tiles
 /// (docs/performance.md).
-using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>;
-using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>;
+using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>;
+using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096, true>;
 using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
 using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
 using DoubleMidSplitK = GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>;
@@ -198,8 +199,8 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   // stages), 8x4 at three and four teams and 4x8 at three; 8-byte fragment
   // reads ("lds8") on the rule's tile; BK = 16 on the rule's tile without
   // prefetch registers (with them it spills).
-  v.push_back(warp_variant<DoubleBig, Space, T>());  // F1, the default since round 4
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>, Space, T>());
+  v.push_back(warp_variant<DoubleBig, Space, T>());  // F2, the default since round 5
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());  // F1 (round 4)
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 0, true, 8, 4, 0, true>, Space, T>());
@@ -211,10 +212,8 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   // problems whose M and N it fills better than 64x64 tiles.
   v.push_back(warp_variant<DoubleMidSplitK, Space, T>());
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
+  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>, Space, T>());  // round 4's
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
-  // Round 5: the cross-tile fragment pipeline (two stages, one barrier per
-  // K tile) split by 4096, now that it fits 255 registers without a spill.
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096, true>, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());

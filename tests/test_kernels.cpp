@@ -253,7 +253,7 @@ void check_gpu_shape_rule() {
       INFO(m << "x" << n << "x" << k << ": " << why);
       return v.shape();
     };
-    CHECK(tag(double(0), 8192, 8192, 8192) == "64x128x8/8x8 w32x64 1st vec sw8 lb2 fragdb");
+    CHECK(tag(double(0), 8192, 8192, 8192) == "64x128x8/8x8 w32x64 2st vec sw8 lb2 fragdb");
     CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/8x6 w32x48 2st vec lb2 splitk1024");
     CHECK(tag(double(0), 64, 64, 1048576) == "64x64x8/8x4 w32x32 2st vec lb3 splitk1024");
     CHECK(tag(double(0), 16, 8192, 8192) == "8x64x256/8x2 gemv-cols m8");
