@@ -78,7 +78,7 @@ KernelVariant<Space, T> tiled_host_rows_variant() {
 /// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
 /// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
 /// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
-/// "lds8": 8-byte fragment reads; "pf4": the next K tile fetched in 4 parts).
+/// "lds8": 8-byte fragment reads).
 template <class Cfg>
 std::string gpu_tile_tag() {
   std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
@@ -89,7 +89,6 @@ std::string gpu_tile_tag() {
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
   if (Cfg::frag_pipe) t += " fragdb";
   if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
-  if (Cfg::prefetch_parts > 1) t += " pf" + std::to_string(Cfg::prefetch_parts);
   return t;
 }
 /// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and compute.
@@ -215,9 +214,6 @@ void gpu_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(warp_variant<DoubleBigSplitK, Space, T>());
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>, Space, T>());  // round 4's
   v.push_back(warp_variant<DoubleSmallSplitK, Space, T>());
-  // Round 5 candidates: the next tile fetched in parts (switch 11).
-  v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 2, true, 8, 2, 0, true, 16, 4>, Space, T>());
-  v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true, 16, 2>, Space, T>());
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>());
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>());
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>());

@@ -111,11 +111,9 @@ using team_policy_lb =
 /// none); MinBlocks: launch bounds' minimum blocks per SM (0: none);
 /// SplitKc: K chunk per team (0: no split-K); FragPipe: register double
 /// buffering of the scratch fragments (switch 7 of the file comment);
-/// FragBytes: bytes per scratch fragment read, 16 (default) or 8 (switch 8);
-/// PrefetchParts: the next K tile fetched and stored in this many parts
-/// (switch 11; two stages with FragPipe only).
+/// FragBytes: bytes per scratch fragment read, 16 (default) or 8 (switch 8).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int Stages_, bool Vec_, int Swizzle_,
-          int MinBlocks_, int SplitKc_ = 0, bool FragPipe_ = false, int FragBytes_ = 16, int PrefetchParts_ = 1>
+          int MinBlocks_, int SplitKc_ = 0, bool FragPipe_ = false, int FragBytes_ = 16>
 struct GpuTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int stages = Stages_;
@@ -125,7 +123,6 @@ struct GpuTile {
   static constexpr int split_kc = SplitKc_;
   static constexpr bool frag_pipe = FragPipe_;
   static constexpr int frag_bytes = FragBytes_;
-  static constexpr int prefetch_parts = PrefetchParts_;
   static constexpr bool warp_tiled = WM_ > 0;
   static constexpr int team_size = (BM / TM) * (BN / TN);
   /// No warp tiles, or 32 lanes of TM x TN per warp tile, warp tiles dividing the block tile.
@@ -256,8 +253,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(Cfg::frag_bytes == 16 || Cfg::frag_bytes == int(sizeof(T)),
                 "fragment reads: 16 bytes or one element");
   static_assert(!Cfg::frag_pipe || BK % 2 == 0, "fragment double buffering: an even BK");
-  static_assert(Cfg::prefetch_parts == 1 || (Cfg::stages == 2 && Cfg::frag_pipe),
-                "prefetch parts: the two-stage fragment pipeline only");
   constexpr int lanes_m = Cfg::warp_tiled ? Cfg::WM / TM : BM / TM;  // threads along m sharing a scratch row read
   constexpr int lanes_n = Cfg::warp_tiled ? Cfg::WN / TN : BN / TN;
   constexpr int warps_n = Cfg::warp_tiled ? BN / Cfg::WN : 1;
@@ -277,9 +272,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int a_per_row = BK / VW, b_per_row = BN / VW;  // chunks per tile row
   constexpr int la = BM * BK / VW / team_size, lb = BK * BN / VW / team_size;
   using Chunk = detail::Chunk16<T>;
-  constexpr int parts = Cfg::prefetch_parts;
-  static_assert(parts >= 1 && la % parts == 0 && lb % parts == 0 && (BK / parts) * parts == BK,
-                "prefetch parts: a divisor of each thread's A and B chunks and of BK");
   // Switch 9: lean loads need whole tile rows per round of chunks.
   constexpr bool lean_ok = Cfg::vec && team_size % a_per_row == 0 && team_size % b_per_row == 0;
   // The edge loads from the lean origins and masks (fetch_edge below) where
@@ -388,23 +380,18 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
         MMAPP_UNROLL
         for (int q = 0; q < VW; ++q) b_cols |= (bn + nb + q < N ? 1u : 0u) << q;
         const bool lean = lean_ok && vec_a && vec_b && a_rows == (1u << la) - 1 && b_cols == (1u << VW) - 1;
-        // Each fetch and store takes part p of `parts`: A chunks [p*la/parts,
-        // (p+1)*la/parts) and the same share of B's (switch 11; all of them
-        // when parts = 1).
-        auto fetch_lean = [&](const int k0, const int p) {
+        auto fetch_lean = [&](const int k0) {
           const T* const a = Ap + a_org + k0;
           const T* const b = Bp + b_org + long(k0) * ldb;
           MMAPP_UNROLL
-          for (int l = p * la / parts; l < (p + 1) * la / parts; ++l)
-            ra[l] = *reinterpret_cast<const Chunk*>(a + l * sa);
+          for (int l = 0; l < la; ++l) ra[l] = *reinterpret_cast<const Chunk*>(a + l * sa);
           MMAPP_UNROLL
-          for (int l = p * lb / parts; l < (p + 1) * lb / parts; ++l)
-            rb[l] = *reinterpret_cast<const Chunk*>(b + l * sb);
+          for (int l = 0; l < lb; ++l) rb[l] = *reinterpret_cast<const Chunk*>(b + l * sb);
         };
-        auto fetch_edge = [&](const int k0, const int p) {
+        auto fetch_edge = [&](const int k0) {
           const int gka = k0 + ka;
           MMAPP_UNROLL
-          for (int l = p * la / parts; l < (p + 1) * la / parts; ++l) {
+          for (int l = 0; l < la; ++l) {
             const bool row_in = (a_rows >> l) & 1u;
             const long off = a_org + l * sa + k0;
             if (vec_a && row_in && gka + VW <= k_end) {
@@ -415,7 +402,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             }
           }
           MMAPP_UNROLL
-          for (int l = p * lb / parts; l < (p + 1) * lb / parts; ++l) {
+          for (int l = 0; l < lb; ++l) {
             const bool row_in = k0 + rb0 + l * rows_b < k_end;
             const long off = b_org + long(k0) * ldb + l * sb;
             if (vec_b && row_in && b_cols == (1u << VW) - 1) {
@@ -427,9 +414,9 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
         };
         // Any team size: each chunk's row and column from its index, bounds-tested.
-        auto fetch_masked = [&](const int k0, const int p) {
+        auto fetch_masked = [&](const int k0) {
           MMAPP_UNROLL
-          for (int l = p * la / parts; l < (p + 1) * la / parts; ++l) {
+          for (int l = 0; l < la; ++l) {
             const int c = tid + l * team_size, r = c / a_per_row, kq = (c % a_per_row) * VW;
             const int gr = bm + r, gk = k0 + kq;
             const T* p = Ap + long(gr) * lda + gk;
@@ -441,7 +428,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             }
           }
           MMAPP_UNROLL
-          for (int l = p * lb / parts; l < (p + 1) * lb / parts; ++l) {
+          for (int l = 0; l < lb; ++l) {
             const int c = tid + l * team_size, r = c / b_per_row, nq = (c % b_per_row) * VW;
             const int gk = k0 + r, gc = bn + nq;
             const T* p = Bp + long(gk) * ldb + gc;
@@ -453,26 +440,26 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             }
           }
         };
-        auto fetch = [&](const int k0, const int p = 0) {
+        auto fetch = [&](const int k0) {
           if (lean_ok && lean && k0 + BK <= k_end)
-            fetch_lean(k0, p);
+            fetch_lean(k0);
           else if (edge_masks)  // compile-time constants (not `if constexpr`: CUDA lambdas may not capture there)
-            fetch_edge(k0, p);
+            fetch_edge(k0);
           else
-            fetch_masked(k0, p);
+            fetch_masked(k0);
         };
         // Registers -> scratch stage s (A transposed).
-        auto store = [&](const int s, const int p = 0) {
+        auto store = [&](const int s) {
           T* const As = smem + s * stage_elems;
           T* const Bs = As + a_elems;
           MMAPP_UNROLL
-          for (int l = p * la / parts; l < (p + 1) * la / parts; ++l) {
+          for (int l = 0; l < la; ++l) {
             const int c = tid + l * team_size, r = c / a_per_row, kq = (c % a_per_row) * VW;
             MMAPP_UNROLL
             for (int q = 0; q < VW; ++q) As[(kq + q) * lda_s + r] = ra[l].v[q];
           }
           MMAPP_UNROLL
-          for (int l = p * lb / parts; l < (p + 1) * lb / parts; ++l) {
+          for (int l = 0; l < lb; ++l) {
             const int c = tid + l * team_size, r = c / b_per_row, nq = (c % b_per_row) * VW;
             *reinterpret_cast<Chunk*>(Bs + r * BN + nq) = rb[l];
           }
@@ -574,46 +561,29 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           // stage cur's last fragments are read before this barrier, and it
           // is stored again only after it.
           if (ktiles > 0) {
-            MMAPP_UNROLL
-            for (int p = 0; p < parts; ++p) {
-              fetch(k_begin, p);
-              store(0, p);
-            }
+            fetch(k_begin);
+            store(0);
           }
           team.team_barrier();
           if (ktiles > 0) load_frag(0, 0, fa[0], fb[0]);
-          // The FMAs of steps 0 .. BK-2 of the tile on stage Cur, each with
+          // The FMAs of steps 0 .. BK-2 of the tile on stage cur, each with
           // the next step's fragments read ahead: step BK-1's are in fa[1],
-          // fb[1] when it returns (BK even). With a next tile at k0 = kn
-          // (Next), its part p is fetched at step p*BK/parts and stored to
-          // the other stage after the FMAs of step (p+1)*BK/parts - 1, the
-          // last part after those of step BK-2 (switch 11: the prefetch
-          // registers of one part, not of the whole tile, are live at once).
-          auto steps = [&](auto cur, auto next, const int kn) {
-            const int Cur = cur;  // a compile-time constant where cur is one
-            constexpr bool Next = decltype(next)::value;
-            constexpr int per = BK / parts;
+          // fb[1] when it returns (BK even).
+          auto steps = [&](const int cur) {
             MMAPP_UNROLL
             for (int k = 0; k + 1 < BK; ++k) {
-              if (Next && k % per == 0) fetch(kn, k / per);  // in flight during the FMAs below
-              load_frag(Cur, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
+              load_frag(cur, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
               fma_frag(fa[k & 1], fb[k & 1]);
-              if (Next && k % per == per - 1) store(Cur ^ 1, k / per);
             }
-            if (Next) store(Cur ^ 1, parts - 1);
           };
           // One tile on stage Cur that is not the last (the next is fetched,
           // stored to the other stage and its step-0 fragments read); Cur a
           // compile-time constant: the loop runs two tiles per trip.
           auto tile = [&](const int kt, auto cur) {
             constexpr int Cur = decltype(cur)::value;
-            if (parts == 1) {  // the same order; written out, ptxas fits it without a spill
-              fetch(k_begin + (kt + 1) * BK);
-              steps(cur, std::false_type{}, 0);
-              store(Cur ^ 1);
-            } else {
-              steps(cur, std::true_type{}, k_begin + (kt + 1) * BK);
-            }
+            fetch(k_begin + (kt + 1) * BK);  // in flight during the FMAs below
+            steps(Cur);
+            store(Cur ^ 1);
             team.team_barrier();
             load_frag(Cur ^ 1, 0, fa[0], fb[0]);  // BK even: step 0 uses set 0
             fma_frag(fa[1], fb[1]);               // step BK-1 of this tile
@@ -628,7 +598,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
             ++kt;
           }
           if (ktiles > 0) {  // the last tile: nothing to fetch, no barrier
-            steps(kt & 1, std::false_type{}, 0);
+            steps(kt & 1);
             fma_frag(fa[1], fb[1]);
           }
         } else if constexpr (Cfg::stages == 2) {
