@@ -54,14 +54,18 @@
 //      fragments from scratch one element (8 bytes for double) at a time
 //      instead of 16 bytes; the layout and C's bits are unchanged.
 //   9. lean loads (always on with Vec, where the team size is a whole
-//      number of tile rows of chunks): a team whose block tile lies inside
-//      A, B and C loads each full K tile from two per-thread origins at
-//      fixed strides, with no bounds tests or per-chunk address arithmetic;
+//      number of tile rows of chunks): a thread whose chunks lie inside A
+//      and B loads each full K tile from two per-thread origins at fixed
+//      strides, with no bounds tests or per-chunk address arithmetic;
 //      Nsight Compute's per-instruction samples of the 64x128x8 / 8x8 FP64
 //      kernel put 17% of its time in the bounds-tested loads (116
-//      instructions per K tile beside 512 DFMA). Edge teams and the K tile
-//      that reaches past the end keep the masked loads. Same loads, same
-//      values: C's bits do not change.
+//      instructions per K tile beside 512 DFMA). Threads at the edges and
+//      the K tile that reaches past the end keep the masked loads; with
+//      the fragment pipeline (7) those take the same origins and per-thread
+//      bit masks, so that no other bounds state is live across the K loop:
+//      the two-stage 64x128x8 / 8x8 FP64 kernel then fits 255 registers
+//      without a spill (it spilled 72 bytes before; docs/performance.md,
+//      GPU round 5). Same loads, same values: C's bits do not change.
 //
 // Parallel mapping (CUDA terms: blockIdx = league_rank, threadIdx = team_rank):
 //   league = ceil(M/BM) * ceil(N/BN) * S teams (S = 1 without split-K); team =
@@ -356,18 +360,20 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
         Chunk ra[la], rb[lb];
         // Switch 9 (lean loads): where the team size is a whole number of
         // tile rows of chunks (lean_ok), round l of a thread's chunks lies
-        // `l` rounds of rows below round 0, in the same columns, so every
-        // chunk is addressed from two per-thread origins at fixed strides,
-        // and which chunks lie inside A and B is a per-thread bit mask set
-        // once. A thread whose chunks all lie inside (and both matrices
-        // 16-byte loadable) loads a full K tile with no bounds tests or
-        // per-chunk address arithmetic; Nsight Compute put 17% of the
-        // 64x128x8 / 8x8 FP64 kernel's time in the bounds-tested loads (116
-        // instructions per K tile beside 512 DFMA). The masked path needs no
-        // more registers than the origins and the mask, so it costs the K
-        // loop no registers either (the cross-tile fragment pipeline of
-        // 64x128x8 / 8x8 then fits in 255 without a spill). The K tile that
-        // reaches past k_end takes the masked path. Same loads, same values.
+        // l * rows_a (rows_b) rows below round 0, in the same columns, so
+        // every chunk is addressed from two per-thread origins at fixed
+        // strides, and which of them lie inside A and B is a per-thread bit
+        // mask set once. A thread whose chunks all lie inside (and both
+        // matrices 16-byte loadable: `lean`) loads each full K tile with no
+        // bounds tests or per-chunk address arithmetic (fetch_lean); Nsight
+        // Compute put 17% of the 64x128x8 / 8x8 FP64 kernel's time in the
+        // bounds-tested loads (116 instructions per K tile beside 512
+        // DFMA). The other threads, and the K tile that reaches past k_end,
+        // load bounds-tested: from the same origins and masks where
+        // edge_masks (fetch_edge: nothing beyond them stays live across the
+        // K loop, which lets the two-stage fragment pipeline of 64x128x8 /
+        // 8x8 fit in 255 registers without a spill), else each chunk's row
+        // and column from its index (fetch_masked). Same loads, same values.
         constexpr int rows_a = team_size / (a_per_row > 0 ? a_per_row : 1);
         constexpr int rows_b = team_size / (b_per_row > 0 ? b_per_row : 1);
         const int ra0 = tid / a_per_row, ka = (tid % a_per_row) * VW;  // round 0 of A: row, K offset
