@@ -131,6 +131,10 @@ KernelVariant<Space, T> gemv_rows_variant() {
 /// Float: the large-problem default (the ladder's top rung, see
 /// docs/performance.md), then the ladder at 128x128x8 / 8x8, then other tiles.
 using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
+/// Float, many tiles (round 5): 8x16 register tiles, one 256-thread team
+/// per SM (rung 11; 5-6% over FloatBig at N = 4096-12288 since the lean loads
+/// of round 5, docs/performance.md).
+using FloatHuge = GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>;
 using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
 using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
@@ -162,7 +166,7 @@ void gpu_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 0, 2>, Space, T>());  // 8: + warp tiles
   v.push_back(warp_variant<FloatBig, Space, T>());                                           // 9: + block swizzle
   v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // 10: two stages
-  v.push_back(warp_variant<GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>, Space, T>()); // 11: 8x16
+  v.push_back(warp_variant<FloatHuge, Space, T>());                                          // 11: 8x16
   v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 4>, Space, T>());
   v.push_back(warp_variant<FloatSmall, Space, T>());
   v.push_back(warp_variant<FloatSplitK, Space, T>());
@@ -238,7 +242,10 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 ///  2. N == 1: gemv_rows, K split by 2048; N <= 4 (double) / 8 (float):
 ///     gemv_rows with 4 rows per member (double N <= 4) or the small tile
 ///     split by 1024;
-///  3. the big tile (float 128x128, double 64x128) when it is at least half
+///  3. float, round 5: the 128x256 tile of 8x16 register tiles when it is
+///     at least 3/4 used and there are at least 2*`sms` of them (two waves
+///     at one 256-thread team per SM);
+///     the big tile (float 128x128, double 64x128) when it is at least half
 ///     used (M*N / (tiles * tile area) >= 1/2) and there are at least
 ///     `sms` (float) / 2*`sms` (double) tiles; else, at that use, the big
 ///     tile split by 4096 when the slices make at least that many teams
@@ -280,6 +287,12 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
   const double use = double(m) * double(n) / (double(tiles) * Big::BM * Big::BN);
   const long enough = f32 ? sms : 2 * sms;
   const std::string big = std::to_string(Big::BM) + "x" + std::to_string(Big::BN);
+  if constexpr (f32) {  // two waves or more of 128x256 tiles (one team per SM), at least 3/4 used
+    const long tiles_h = ((m + FloatHuge::BM - 1) / FloatHuge::BM) * ((n + FloatHuge::BN - 1) / FloatHuge::BN);
+    const double use_h = double(m) * double(n) / (double(tiles_h) * FloatHuge::BM * FloatHuge::BN);
+    if (use_h >= 0.75 && tiles_h >= 2 * sms)
+      return pick(&gemm_tiled_warp<FloatHuge, Space, T>, "many 128x256 tiles (8x16 per thread)");
+  }
   if (use >= 0.5) {
     if (tiles >= enough) return pick(&gemm_tiled_warp<Big, Space, T>, big + " tiles");
     const long split_enough = std::max(enough, (3 * sms + 1) / 2);
