@@ -243,8 +243,11 @@ std::size_t index_of(const std::vector<KernelVariant<Space, T>>& same_name, Gemm
 ///     gemv_rows with 4 rows per member (double N <= 4) or the small tile
 ///     split by 1024;
 ///  3. float, round 5: the 128x256 tile of 8x16 register tiles when it is
-///     at least 3/4 used and there are at least 2*`sms` of them (two waves
-///     at one 256-thread team per SM);
+///     at least 3/4 used, its tiles fill their waves (one 256-thread team
+///     per SM) to at least 90%, K >= 512, and K and N are multiples of 4
+///     (contiguous rows then 16-byte aligned: 3072^3, 2.2 waves, ran at 78%
+///     of cuBLAS on it against 88% on 128x128 tiles; misaligned 4097x4095x4093
+///     74% against 78%; N = 2048-12288 squares 92-96% against 88-92%);
 ///     the big tile (float 128x128, double 64x128) when it is at least half
 ///     used (M*N / (tiles * tile area) >= 1/2) and there are at least
 ///     `sms` (float) / 2*`sms` (double) tiles; else, at that use, the big
@@ -287,11 +290,13 @@ std::size_t gpu_tiled_default(const std::vector<KernelVariant<Space, T>>& same_n
   const double use = double(m) * double(n) / (double(tiles) * Big::BM * Big::BN);
   const long enough = f32 ? sms : 2 * sms;
   const std::string big = std::to_string(Big::BM) + "x" + std::to_string(Big::BN);
-  if constexpr (f32) {  // two waves or more of 128x256 tiles (one team per SM), at least 3/4 used
+  if constexpr (f32) {  // 128x256 tiles (one team per SM) filling their waves, rows 16-byte aligned
     const long tiles_h = ((m + FloatHuge::BM - 1) / FloatHuge::BM) * ((n + FloatHuge::BN - 1) / FloatHuge::BN);
     const double use_h = double(m) * double(n) / (double(tiles_h) * FloatHuge::BM * FloatHuge::BN);
-    if (use_h >= 0.75 && tiles_h >= 2 * sms)
-      return pick(&gemm_tiled_warp<FloatHuge, Space, T>, "many 128x256 tiles (8x16 per thread)");
+    const long waves_h = (tiles_h + sms - 1) / sms;
+    const double fill_h = double(tiles_h) / double(waves_h * sms);
+    if (use_h >= 0.75 && fill_h >= 0.9 && n % 4 == 0 && k % 4 == 0 && k >= 512)
+      return pick(&gemm_tiled_warp<FloatHuge, Space, T>, "128x256 tiles (8x16 per thread) filling their waves");
   }
   if (use >= 0.5) {
     if (tiles >= enough) return pick(&gemm_tiled_warp<Big, Space, T>, big + " tiles");
