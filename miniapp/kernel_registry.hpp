@@ -131,9 +131,9 @@ KernelVariant<Space, T> gemv_rows_variant() {
 /// Float: the large-problem default (the ladder's top rung, see
 /// docs/performance.md), then the ladder at 128x128x8 / 8x8, then other tiles.
 using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
-/// Float, many tiles (round 5): 8x16 register tiles, one 256-thread team
-/// per SM (rung 11; 5-6% over FloatBig at N = 4096-12288 since the lean loads
-/// of round 5, docs/performance.md).
+/// Float, tiles that fill their waves (round 5): 8x16 register tiles, one
+/// 256-thread team per SM (rung 11; 5-6% over FloatBig at N = 4096-8192 and
+/// 5% at 12288 with round 5's loads, docs/performance.md).
 using FloatHuge = GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>;
 using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;

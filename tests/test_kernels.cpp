@@ -241,7 +241,9 @@ void check_fma_chains() {
 }
 
 /// The GPU shape rule (detail::gpu_tiled_default) on classes whose choice
-/// does not depend on the device's SM count: the variant's tag.
+/// does not depend on the device's SM count: the variant's tag. (Float
+/// 8192^3: its 2048 tiles of 128x256 fill their waves to at least 90% for
+/// every SM count from 1 to 252; the H200 has 132.)
 template <class Space>
 void check_gpu_shape_rule() {
   if constexpr (!mmapp::is_host_space_v<Space>) {
