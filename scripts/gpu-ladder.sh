@@ -9,7 +9,7 @@
 # Usage: scripts/gpu-ladder.sh [options] [DECK[:EXTRA_ARGS] ...]
 #   --target T      build only target T (repeatable; default: everything, tests included)
 #   --fma-peak      the measured multiply-add ceiling first (mmapp-fma-peak, float and double,
-#                   2 s launches, clock and power sampled): fma-peak.txt
+#                   2 s launches): fma-peak.txt; its clock and power in summary.txt
 #   --kernel-tests  run the kernel tests (every variant on every space against a host reference)
 #   --tests         run the whole suite (scripts/gpu-node.sh test) after the decks
 #   --tests-by S    give the suite only until S seconds after the start (default 590)
@@ -91,33 +91,24 @@ cmake --build --preset cuda "${build_targets[@]}" -j "$(nproc)" >"$logs/build.lo
   { grep -E -A5 "error|FAILED" "$logs/build.log" | head -n 80; exit 1; }
 echo "gpu-ladder: built ${targets[*]:-everything} in $((SECONDS - t0)) s on $(nproc) cores"
 
+# The SM clock, power and temperature every 200 ms from here to the end of
+# the decks; phases.txt names the spans (the multiply-add ceiling, each deck)
+# that summary.txt summarises.
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 200 \
+  >"$logs/clocks.csv" 2>/dev/null &
+smi=$!
+touch "$logs/phases.txt"
+phase() { echo "$(date '+%Y/%m/%d %H:%M:%S') $1 $2" >>"$logs/phases.txt"; }
+
 if ((fma_peak)); then
-  # The ceiling under the card's own clock and power management: long
-  # launches, the SM clock and power sampled every 200 ms beside them.
-  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 200 \
-    >"$logs/fma-peak-clocks.csv" 2>/dev/null &
-  smi=$!
+  # The ceiling under the card's own clock and power management: long launches.
+  phase start fma-peak
   for dt in float double; do
     "$top/build/cuda/miniapp/mmapp-fma-peak" --backend cuda --dtype "$dt" --seconds 2 --repetitions 5 \
       >>"$out/fma-peak.txt" 2>&1 || echo "gpu-ladder: mmapp-fma-peak $dt exited $?"
     sleep 1
   done
-  kill "$smi" 2>/dev/null || true
-  python3 - "$logs/fma-peak-clocks.csv" >>"$out/fma-peak.txt" <<'EOF' || true
-import sys, statistics
-rows = []
-for line in open(sys.argv[1]):
-    f = [x.strip() for x in line.split(",")]
-    try:
-        rows.append((float(f[1]), float(f[2])))
-    except (ValueError, IndexError):
-        pass
-busy = [r for r in rows if r[1] > 300]  # samples while a launch ran (power above 300 W)
-if busy:
-    print(f"# while the launches ran: SM clock median {statistics.median(r[0] for r in busy):.0f} MHz "
-          f"(min {min(r[0] for r in busy):.0f}, max {max(r[0] for r in busy):.0f}), power median "
-          f"{statistics.median(r[1] for r in busy):.0f} W (max {max(r[1] for r in busy):.0f}), {len(busy)} samples")
-EOF
+  phase end fma-peak
   cat "$out/fma-peak.txt"
 fi
 
@@ -169,12 +160,8 @@ if ((kernel_tests)); then
   tail -n 4 "$logs/kernel-tests.log"
 fi
 
-# The decks, with the SM clock and power sampled every 200 ms.
-nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits -lms 200 \
-  >"$logs/clocks.csv" 2>/dev/null &
-smi=$!
+# The decks (the sampler started above runs on).
 reports=()
-touch "$logs/phases.txt"
 for spec in "${decks[@]}"; do
   deck=${spec%%:*}
   extra=()
@@ -183,15 +170,15 @@ for spec in "${decks[@]}"; do
   rep="$out/$name.json"
   [[ -e "$rep" ]] && rep="$out/$name-$SECONDS.json"
   echo "gpu-ladder: $deck ${extra[*]-} (t=$((SECONDS - t0)) s)"
-  echo "$(date '+%Y/%m/%d %H:%M:%S') start $name" >>"$logs/phases.txt"
+  phase start "$name"
   mpirun -np 1 --oversubscribe "$bin" "$deck" "${extra[@]}" "${sets[@]}" --report "$rep" >"$logs/$name.log" 2>&1 ||
     echo "gpu-ladder: $deck exited $? (see $name.log)"
-  echo "$(date '+%Y/%m/%d %H:%M:%S') end $name" >>"$logs/phases.txt"
+  phase end "$name"
   [[ -f "$rep" ]] && reports+=("$rep")
 done
 kill "$smi" 2>/dev/null || true
 {
-  # Median SM clock and highest power while each deck ran (samples at or above 1 GHz: the kernels').
+  # Median SM clock and highest power while each phase ran (samples at or above 1 GHz: the kernels').
   python3 - "$logs/phases.txt" "$logs/clocks.csv" <<'EOF' || true
 import sys, statistics, datetime
 def ts(s):
