@@ -11,6 +11,7 @@
 //  - the registry's host rule picks the few-rows variant below the packed
 //    kernel's MR rows, the packed one from MR rows up.
 #include "exec_spaces.hpp"
+#include "gemm_check.hpp"
 #include "init.hpp"
 #include "kernel_registry.hpp"
 #include "kernels/tiled_host.hpp"
@@ -43,39 +44,8 @@ HostCaches tiny_caches() {
 using HostSpaces = decltype(std::tuple_cat(std::declval<mmapp::detail::SerialList>(),
                                            std::declval<mmapp::detail::OpenMPList>()));
 
-/// An m x n matrix in a LayoutRight view whose rows are `pad` elements longer
-/// than n (a subview of an m x (n + pad) allocation), filled from the app's generator.
-template <class Space, class T>
-mmapp::Matrix<T, Space> padded(long m, long n, long pad, int which, std::uint64_t seed) {
-  mmapp::Matrix<T, Space> full("full", m, n + pad);
-  mmapp::HostMatrix<T> h("h", m, n + pad);
-  mmapp::fill_matrix<T>(h, which, 0, mmapp::Init::random, seed);
-  Kokkos::deep_copy(full, h);
-  return Kokkos::subview(full, Kokkos::ALL, std::make_pair(0L, n));
-}
-
-/// Elements of C outside the componentwise bound 2 gamma_{k+2} (|A||B| + |beta C0|)
-/// (Higham, eq. 3.13; NaN counts as outside) against a double triple loop.
-template <class T, class VA, class VB, class VC>
-long count_bad(const VA& A, const VB& B, const VC& C0, const VC& C, T beta) {
-  const auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
-  const auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
-  const auto hC0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C0);
-  const auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
-  const long m = hC.extent(0), n = hC.extent(1), k = hA.extent(1);
-  const double u = std::numeric_limits<T>::epsilon() / 2, gamma = (k + 2) * u / (1 - (k + 2) * u);
-  long bad = 0;
-  for (long i = 0; i < m; ++i)
-    for (long j = 0; j < n; ++j) {
-      double ref = beta == T(0) ? 0.0 : double(beta) * double(hC0(i, j)), mag = std::fabs(ref);
-      for (long p = 0; p < k; ++p) {
-        ref += double(hA(i, p)) * double(hB(p, j));
-        mag += std::fabs(double(hA(i, p)) * double(hB(p, j)));
-      }
-      if (!(std::fabs(double(hC(i, j)) - ref) <= 2 * gamma * mag + std::numeric_limits<double>::min())) ++bad;
-    }
-  return bad;
-}
+using mmapp_test::count_bad;
+using mmapp_test::padded;
 
 template <class Space, class T>
 void check_goto_tiny_caches() {

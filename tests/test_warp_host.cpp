@@ -6,22 +6,23 @@
 // inside), edge with origins and bit masks (the fragment-pipelined forms),
 // per-chunk masked (the others, and team shapes whose rounds are not whole
 // tile rows), misaligned rows (element-wise loads), K tails, split-K.
-// Checks: (1) against an independent reference (a triple loop in double,
-// the bound of test_kernels.cpp); (2) every form of one tile and thread
-// tile without split-K returns the same bits as its plain form (Vec off, no
-// pipeline: the FMAs and their order are the same in every form, file
-// comment of tiled_gpu_warp.hpp); split-K forms within rounding.
+// Checks: (1) the plain form against an independent reference (a triple
+// loop in double within Higham's bound: gemm_check.hpp's count_bad); (2)
+// every form of one tile and thread tile without split-K returns the same
+// bits as its plain form (Vec off, no pipeline: the FMAs and their order are
+// the same in every form, file comment of tiled_gpu_warp.hpp); split-K forms
+// within rounding.
 // Needs 64 host threads: the hidden tag [warp-host] runs in its own CTest
 // entry (unit_warp_host, OMP_NUM_THREADS=64), which requires them.
+#include "gemm_check.hpp"
 #include "kernels/tiled_gpu_warp.hpp"
-#include "init.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -42,28 +43,18 @@ const std::vector<Case> cases{{70, 130, 37, 0, 0},   {128, 128, 64, 0.5, 0}, {96
                               {64, 128, 48, 0, 2},   {33, 65, 24, 0, 0},     {32, 64, 7, 0, 0},
                               {128, 128, 200, 0, 4}};
 
-/// C = A B + beta C0 by Cfg on the host space, with `pad` extra elements per
-/// row (subviews of wider allocations), C0's entries where beta != 0 and
-/// NaN where beta == 0 (C must not be read then).
+/// C = A B + beta C: C is `pad`-padded like C0 and holds C0's values
+/// (padded() with C0's operand index and seed) where beta != 0, NaN where
+/// beta == 0 (it must not be read then); returns C.
 template <class Cfg, class T>
-std::vector<T> run(const Case& c, const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c0) {
-  mmapp::Matrix<T, Host> Aw("A", c.m, c.k + c.pad), Bw("B", c.k, c.n + c.pad), Cw("C", c.m, c.n + c.pad);
-  const auto A = Kokkos::subview(Aw, Kokkos::ALL, std::make_pair(0L, c.k));
-  const auto B = Kokkos::subview(Bw, Kokkos::ALL, std::make_pair(0L, c.n));
-  const auto C = Kokkos::subview(Cw, Kokkos::ALL, std::make_pair(0L, c.n));
-  for (long i = 0; i < c.m; ++i)
-    for (long p = 0; p < c.k; ++p) A(i, p) = a[i * c.k + p];
-  for (long p = 0; p < c.k; ++p)
-    for (long j = 0; j < c.n; ++j) B(p, j) = b[p * c.n + j];
-  for (long i = 0; i < c.m; ++i)
-    for (long j = 0; j < c.n; ++j) C(i, j) = c.beta == 0 ? std::numeric_limits<T>::quiet_NaN() : c0[i * c.n + j];
+mmapp::Matrix<T, Host> run(const Case& c, const mmapp::Matrix<T, Host>& A, const mmapp::Matrix<T, Host>& B,
+                           std::uint64_t seed) {
+  auto C = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
+  if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
   mmapp::Workspace<Host> work("work", mmapp::splitk_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
   mmapp::gemm_tiled_warp<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
   Kokkos::fence();
-  std::vector<T> out(c.m * c.n);
-  for (long i = 0; i < c.m; ++i)
-    for (long j = 0; j < c.n; ++j) out[i * c.n + j] = C(i, j);
-  return out;
+  return C;
 }
 
 /// Runs the plain form Ref and every form Cfgs of one tile on every case.
@@ -71,44 +62,32 @@ template <class T, class Ref, class... Cfgs>
 void check_family() {
   std::uint64_t seed = 11;
   for (const auto& c : cases) {
-    auto random = [&](long rows, long cols, int which) {
-      mmapp::HostMatrix<T> X("X", rows, cols);
-      mmapp::fill_matrix<T>(X, which, 0, mmapp::Init::random, seed);
-      return std::vector<T>(X.data(), X.data() + rows * cols);
-    };
-    const auto a = random(c.m, c.k, 0), b = random(c.k, c.n, 1), c0 = random(c.m, c.n, 2);
-    ++seed;
+    const auto A = mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed);
+    const auto B = mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed);
+    const auto C0 = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
     INFO((sizeof(T) == 4 ? "float " : "double ") << c.m << "x" << c.n << "x" << c.k << " beta " << c.beta << " pad "
                                                  << c.pad);
-    const auto ref = run<Ref, T>(c, a, b, c0);
+    const auto ref = run<Ref, T>(c, A, B, seed);
+    CHECK(mmapp_test::count_bad<T>(A, B, C0, ref, T(c.beta)) == 0);
     const double u = std::numeric_limits<T>::epsilon() / 2, gamma = (c.k + 2) * u / (1 - (c.k + 2) * u);
-    long bad = 0;
-    for (long i = 0; i < c.m; ++i)
-      for (long j = 0; j < c.n; ++j) {
-        double r = c.beta * c0[i * c.n + j], mag = std::fabs(r);
-        for (long p = 0; p < c.k; ++p) {
-          r += double(a[i * c.k + p]) * double(b[p * c.n + j]);
-          mag += std::fabs(double(a[i * c.k + p]) * double(b[p * c.n + j]));
-        }
-        if (!(std::fabs(double(ref[i * c.n + j]) - r) <= 2 * gamma * mag + std::numeric_limits<double>::min())) ++bad;
-      }
-    CHECK(bad == 0);
     auto same = [&](auto cfg) {
       using Cfg = decltype(cfg);
       INFO("stages " << Cfg::stages << " vec " << Cfg::vec << " fragdb " << Cfg::frag_pipe << " lds"
                      << Cfg::frag_bytes << " splitk " << Cfg::split_kc << " warp tile " << Cfg::WM << "x" << Cfg::WN);
-      const auto out = run<Cfg, T>(c, a, b, c0);
+      const auto out = run<Cfg, T>(c, A, B, seed);
       long differ = 0;
-      for (std::size_t e = 0; e < out.size(); ++e) {
-        if (Cfg::split_kc == 0)
-          differ += !(out[e] == ref[e]);  // same FMAs, same order: the same bits
-        else
-          differ += !(std::fabs(double(out[e]) - double(ref[e])) <=
-                      4 * gamma * (1 + std::fabs(double(ref[e]))));  // another summation order
-      }
+      for (long i = 0; i < c.m; ++i)
+        for (long j = 0; j < c.n; ++j) {
+          if (Cfg::split_kc == 0)
+            differ += !(out(i, j) == ref(i, j));  // same FMAs, same order: the same bits
+          else
+            differ += !(std::fabs(double(out(i, j)) - double(ref(i, j))) <=
+                        4 * gamma * (1 + std::fabs(double(ref(i, j)))));  // another summation order
+        }
       CHECK(differ == 0);
     };
     (same(Cfgs{}), ...);
+    ++seed;
   }
 }
 

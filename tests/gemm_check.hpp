@@ -1,0 +1,59 @@
+// gemm_check.hpp — helpers shared by the kernel tests that run a GEMM on
+// padded operands and check it against an independent reference:
+//  - padded(): an m x n LayoutRight matrix whose rows are longer than n;
+//  - count_bad(): elements of C outside Higham's componentwise bound against
+//    a double-precision triple loop on the host.
+#pragma once
+
+#include "init.hpp"
+#include "types.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+namespace mmapp_test {
+
+/// An m x n matrix in a LayoutRight view whose rows are `pad` elements longer
+/// than n (a subview of an m x (n + pad) allocation: stride(0) = n + pad),
+/// filled from the app's generator (operand `which`, `seed`).
+template <class Space, class T>
+mmapp::Matrix<T, Space> padded(long m, long n, long pad, int which, std::uint64_t seed) {
+  mmapp::Matrix<T, Space> full("full", m, n + pad);
+  mmapp::HostMatrix<T> h("h", m, n + pad);
+  mmapp::fill_matrix<T>(h, which, 0, mmapp::Init::random, seed);
+  Kokkos::deep_copy(full, h);
+  return Kokkos::subview(full, Kokkos::ALL, std::make_pair(0L, n));
+}
+
+/// Elements of C (m x n) outside the componentwise bound
+/// 2 gamma_{k+2} (|A||B| + |beta C0|), gamma_j = j u / (1 - j u), against a
+/// triple loop in double on the host (N. J. Higham, "Accuracy and Stability
+/// of Numerical Algorithms", 2nd ed., eq. 3.13, with a factor 2 of slack;
+/// NaN counts as outside). A: m x k, B: k x n, C0: C's contents before the
+/// GEMM (read only where beta != 0); any views with host-copyable data.
+template <class T, class VA, class VB, class VC>
+long count_bad(const VA& A, const VB& B, const VC& C0, const VC& C, T beta) {
+  const auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  const auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
+  const auto hC0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C0);
+  const auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+  const long m = hC.extent(0), n = hC.extent(1), k = hA.extent(1);
+  const double u = std::numeric_limits<T>::epsilon() / 2, gamma = (k + 2) * u / (1 - (k + 2) * u);
+  long bad = 0;
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      double ref = beta == T(0) ? 0.0 : double(beta) * double(hC0(i, j)), mag = std::fabs(ref);
+      for (long p = 0; p < k; ++p) {
+        ref += double(hA(i, p)) * double(hB(p, j));
+        mag += std::fabs(double(hA(i, p)) * double(hB(p, j)));
+      }
+      if (!(std::fabs(double(hC(i, j)) - ref) <= 2 * gamma * mag + std::numeric_limits<double>::min())) ++bad;
+    }
+  return bad;
+}
+
+}  // namespace mmapp_test
