@@ -17,6 +17,8 @@
 // each); no scratch. FLOPs: 2 * items * kFmaChains * iters.
 #pragma once
 
+#include "kernels/unroll.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -41,9 +43,7 @@ void fma_chains(const Space& space, const Kokkos::View<T*, typename Space::memor
         T x[kFmaChains];
         for (int c = 0; c < kFmaChains; ++c) x[c] = x0 + T(i * kFmaChains + c) * step;
         for (long it = 0; it < iters; ++it) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+          MMAPP_UNROLL
           for (int c = 0; c < kFmaChains; ++c) x[c] = x[c] * a + b;
         }
         T s = 0;
