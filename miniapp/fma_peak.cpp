@@ -14,9 +14,9 @@
 // recurrence run on the host in T, fused or unfused (fma_chains_reference;
 // the first and last work item): a kernel that skipped work fails with exit
 // code 1. Exit code 2 on bad arguments.
-#include "exec_spaces.hpp"
-#include "kernels/fma_peak.hpp"
-#include "stats.hpp"
+#include "core/exec_spaces.hpp"
+#include "kernels/portable/fma_peak.hpp"
+#include "core/stats.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>

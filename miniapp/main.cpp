@@ -8,14 +8,14 @@
 // failed; 2 bad input, an unusable report path or a problem that does not fit
 // (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
 // partial report, "complete": false, is written).
-#include "config.hpp"
-#include "driver.hpp"
-#include "exec_spaces.hpp"
-#include "host_blas.hpp"
-#include "parallel_env.hpp"
-#include "report.hpp"
-#include "signals.hpp"
-#include "version.hpp"
+#include "deck/config.hpp"
+#include "driver/driver.hpp"
+#include "core/exec_spaces.hpp"
+#include "kernels/vendor/host_blas.hpp"
+#include "parallel/parallel_env.hpp"
+#include "report/report.hpp"
+#include "core/signals.hpp"
+#include "core/version.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>

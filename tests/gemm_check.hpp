@@ -5,8 +5,8 @@
 //    a double-precision triple loop on the host.
 #pragma once
 
-#include "init.hpp"
-#include "types.hpp"
+#include "deck/init.hpp"
+#include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
 

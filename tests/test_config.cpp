@@ -3,7 +3,7 @@
 // trip, the shipped decks in inputs/, and a table of invalid decks whose
 // messages must name the file, the 1-based line and the key. Pure host code:
 // no Kokkos, no MPI, no files written (safe at any rank count).
-#include "config.hpp"
+#include "deck/config.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>

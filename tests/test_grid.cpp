@@ -3,7 +3,7 @@
 // auto grid, rank <-> coordinates, resolve_grid's message, and SUMMA's panel
 // splitting (width <= NB, split at both K partitions, cover [0, K) in order,
 // owners right). No MPI, no Kokkos.
-#include "grid.hpp"
+#include "parallel/grid.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

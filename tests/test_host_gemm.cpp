@@ -10,11 +10,11 @@
 //  - a too small workspace is refused;
 //  - the registry's host rule picks the few-rows variant below the packed
 //    kernel's MR rows, the packed one from MR rows up.
-#include "exec_spaces.hpp"
+#include "core/exec_spaces.hpp"
 #include "gemm_check.hpp"
-#include "init.hpp"
-#include "kernel_registry.hpp"
-#include "kernels/tiled_host.hpp"
+#include "deck/init.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "kernels/host/tiled_host.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>

@@ -8,10 +8,10 @@
 //     |C - Cref|_ij <= 2 * gamma_K * (|A| |B|)_ij,  gamma_K = K u / (1 - K u)
 // Both beta = 0 (C poisoned with NaN: it must not be read) and beta != 0
 // (C = A B + beta C0). Also: B = I gives C == A bit for bit.
-#include "init.hpp"
-#include "kernels/fma_peak.hpp"
-#include "kernel_registry.hpp"
-#include "exec_spaces.hpp"
+#include "deck/init.hpp"
+#include "kernels/portable/fma_peak.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "core/exec_spaces.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>

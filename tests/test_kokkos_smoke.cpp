@@ -1,6 +1,6 @@
 // A Kokkos kernel on every execution space compiled into the binary: the
 // build and the runtime of each backend work (issue 2's smoke test).
-#include "exec_spaces.hpp"
+#include "core/exec_spaces.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_template_test_macros.hpp>

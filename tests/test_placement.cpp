@@ -1,6 +1,6 @@
 // check_placement() with simulated placements: no GPU needed, so CI covers
 // the multi-GPU error paths. Collective: runs at 1 and 2 ranks.
-#include "parallel_env.hpp"
+#include "parallel/parallel_env.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

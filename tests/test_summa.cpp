@@ -15,13 +15,13 @@
 //    chunks of any size;
 //  - a local GEMM that throws on one rank neither hangs the others nor
 //    spoils their C.
-#include "exec_spaces.hpp"
-#include "grid.hpp"
-#include "init.hpp"
-#include "kernel_registry.hpp"
-#include "scalapack.hpp"
-#include "summa.hpp"
-#include "verify.hpp"
+#include "core/exec_spaces.hpp"
+#include "parallel/grid.hpp"
+#include "deck/init.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "summa/scalapack.hpp"
+#include "summa/summa.hpp"
+#include "check/verify.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>

@@ -1,9 +1,9 @@
 // Pure units: the row decomposition, timing statistics, the counter-based
 // generator. No MPI communication, no device.
-#include "decomposition.hpp"
-#include "driver.hpp"
-#include "init.hpp"
-#include "stats.hpp"
+#include "parallel/decomposition.hpp"
+#include "driver/driver.hpp"
+#include "deck/init.hpp"
+#include "core/stats.hpp"
 
 #include <catch2/catch_approx.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

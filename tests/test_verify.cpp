@@ -9,10 +9,10 @@
 //  - the exact checks (identity, ones, closed_form) and the closed form itself;
 //  - a BLAS that rejects its arguments (xerbla_) becomes an error;
 //  - the decision is global: one rank's failing row fails every rank.
-#include "exec_spaces.hpp"
-#include "init.hpp"
-#include "kernel_registry.hpp"
-#include "verify.hpp"
+#include "core/exec_spaces.hpp"
+#include "deck/init.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "check/verify.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>

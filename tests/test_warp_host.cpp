@@ -15,7 +15,7 @@
 // Needs 64 host threads: the hidden tag [warp-host] runs in its own CTest
 // entry (unit_warp_host, OMP_NUM_THREADS=64), which requires them.
 #include "gemm_check.hpp"
-#include "kernels/tiled_gpu_warp.hpp"
+#include "kernels/gpu/tiled_gpu_warp.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>

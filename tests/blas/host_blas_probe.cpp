@@ -7,7 +7,7 @@
 // Usage: host_blas_probe [--threading openmp|pthreads] [--threads N] [--min-cpus N] [--bound yes|no]
 // Prints what host_blas.hpp reports; exit 0 when every expectation holds,
 // 1 otherwise, 77 (skipped) on a machine with fewer CPUs than --min-cpus.
-#include "host_blas.hpp"
+#include "kernels/vendor/host_blas.hpp"
 
 #include <sched.h>
 #include <unistd.h>

@@ -16,7 +16,7 @@
 //   non-empty, dimensions in [1, INT_MAX], repetitions >= 1, warmup >= 0,
 //   tolerance finite and > 0), or whose resolved_yaml does not parse back to
 //   the same resolved_yaml (the round trip the report relies on).
-#include "config.hpp"
+#include "deck/config.hpp"
 
 #include <climits>
 #include <cmath>

@@ -1,0 +1,446 @@
+// driver_common.hpp — the measurement machinery shared by the case runners
+// (driver.cpp: the row split; summa.cpp: the 2-D process grid): phase clocks,
+// memory queries, MPI datatypes, the ordered checksum, the agreed timed
+// repetition (run_once), the repetition loop with verification (measure),
+// tile: auto (autotune) and the per-rank record (finish_record). Internal to
+// the driver: not part of mmapp's public interface.
+#pragma once
+
+#include "driver/driver.hpp"
+#include "core/exec_spaces.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "core/signals.hpp"
+#include "check/verify.hpp"
+
+#include <Kokkos_Core.hpp>
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+#include <fmt/format.h>
+#include <mpi.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace mmapp::detail {
+
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+inline MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+template <>
+inline MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+
+inline double wall_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// Collective: runs `f`; if it throws on any rank, every rank throws
+/// RunError(code) with the lowest failing rank's message, prefixed.
+template <class F>
+void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
+  std::string err;
+  try {
+    f();
+  } catch (const std::exception& e) {
+    err = prefix + e.what();
+  }
+  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(code, first);
+}
+
+/// Times named phases: fence, region push, run, fence, region pop.
+/// Seconds after which a phase or a repetition is worth a progress line.
+inline constexpr double kProgressAfterS = 10.0;
+
+/// A progress line on stderr from world rank 0 ("mmapp: ..."), for the long
+/// phases of big problems, so a run stopped by a time limit shows where its
+/// time went.
+inline void progress_note(const std::string& text) {
+  int init = 0, rank = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) std::fprintf(stderr, "mmapp: %s\n", text.c_str());
+}
+
+struct PhaseClock {
+  std::map<std::string, double> seconds;
+  template <class F>
+  void time(const std::string& name, F&& f) {
+    Kokkos::fence();
+    Kokkos::Profiling::pushRegion("mmapp::" + name);
+    const double t0 = wall_now();
+    f();
+    Kokkos::fence();
+    const double dt = wall_now() - t0;
+    seconds[name] += dt;
+    Kokkos::Profiling::popRegion();
+    if (dt >= kProgressAfterS) progress_note(fmt::format("{} took {:.1f} s (rank 0)", name, dt));
+  }
+};
+
+/// Bytes free for allocations on `Space` (device memory for CUDA, else
+/// MemAvailable of the host).
+template <class Space>
+double available_bytes() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) return double(free_b);
+    return 0;
+  }
+#endif
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    double kib = 0;
+    meminfo >> kib;
+    if (key == "MemAvailable:") return kib * 1024.0;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+inline std::string gib(double bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << bytes / double(1 << 30) << " GiB";
+  return s.str();
+}
+
+/// Refuses, before anything is allocated, a problem whose memory does not fit
+/// on some rank: `dev_bytes` of Space's memory (host memory on host spaces,
+/// where it adds to `host_bytes`) against 95% of what the device has free,
+/// `host_bytes` against 90% of MemAvailable. `problem` begins the message
+/// ("problem m=... needs "); the rank, its host and device, and the sizes in
+/// GiB follow. Collective over `comm`: every rank throws RunError(2, first
+/// failing rank's message), or none does.
+template <class Space>
+void check_memory_fits(double dev_bytes, double host_bytes, const std::string& problem, const RankPlacement& place,
+                       int rank, MPI_Comm comm) {
+  const std::string on_rank = " on rank " + std::to_string(rank) + " (" + place.host + ")";
+  const double host_avail = available_bytes<Kokkos::DefaultHostExecutionSpace>();
+  std::string err;
+  if (is_host_space_v<Space>) {
+    if (dev_bytes + host_bytes > 0.9 * host_avail)
+      err = problem + gib(dev_bytes + host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) +
+            " available";
+  } else if (const double avail = available_bytes<Space>(); dev_bytes > 0.95 * avail) {
+    err = problem + gib(dev_bytes) + " of " + Space::name() + " device memory" + on_rank + ", device " +
+          std::to_string(place.device_id) + ", " + gib(avail) + " available";
+  } else if (host_bytes > 0.9 * host_avail) {
+    err = problem + gib(host_bytes) + " of host memory" + on_rank + ", " + gib(host_avail) + " available";
+  }
+  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(2, first);
+}
+
+/// MPI counts and displacements, in rows, for Scatterv/Gatherv.
+struct RowCounts {
+  std::vector<int> counts, displs;
+  RowCounts(const std::vector<long>& rows, const std::vector<long>& offsets) {
+    for (size_t r = 0; r < rows.size(); ++r) counts.push_back(int(rows[r])), displs.push_back(int(offsets[r]));
+  }
+};
+
+/// An MPI datatype for one row of `cols` elements of T (so counts stay small).
+struct RowType {
+  MPI_Datatype t{};
+  RowType(long cols, MPI_Datatype elem) {
+    MPI_Type_contiguous(static_cast<int>(cols), elem, &t);
+    MPI_Type_commit(&t);
+  }
+  ~RowType() { MPI_Type_free(&t); }
+};
+
+/// XXH3-64 of C's bytes in global row-major order. Rank 0 hashes its rows,
+/// then receives every other rank's rows in rank order (streamed, chunked),
+/// so no rank holds the whole C. Result meaningful on rank 0 only.
+template <class T>
+std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>& rows, long n, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  RowType row_t(n, mpi_type<T>());
+  const long chunk_rows = std::max(1L, (64L << 20) / std::max(1L, long(n * sizeof(T))));
+  if (rank != 0) {
+    for (long r0 = 0; r0 < rows[rank]; r0 += chunk_rows) {
+      const int cnt = static_cast<int>(std::min(chunk_rows, rows[rank] - r0));
+      MPI_Send(local.data() + r0 * n, cnt, row_t.t, 0, 7, comm);
+    }
+    return "";
+  }
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, local.data(), size_t(rows[0]) * n * sizeof(T));
+  std::vector<T> buf(size_t(chunk_rows) * n);
+  for (int src = 1; src < size; ++src) {
+    for (long r0 = 0; r0 < rows[src]; r0 += chunk_rows) {
+      const int cnt = static_cast<int>(std::min(chunk_rows, rows[src] - r0));
+      MPI_Recv(buf.data(), cnt, row_t.t, src, 7, comm, MPI_STATUS_IGNORE);
+      XXH3_64bits_update(state, buf.data(), size_t(cnt) * n * sizeof(T));
+    }
+  }
+  const XXH64_hash_t h = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  char text[19];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+template <class T>
+const char* dtype_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
+
+/// The exact expectation for the deck's init (verify.hpp).
+inline ExactCheck exact_check_for(Init init) {
+  switch (init) {
+    case Init::identity: return ExactCheck::identity;
+    case Init::ones: return ExactCheck::ones;
+    case Init::closed_form: return ExactCheck::closed_form;
+    case Init::random: break;
+  }
+  return ExactCheck::none;
+}
+
+/// Bytes the verifier allocates on the device for m local rows (verify.hpp:
+/// X, Y, Z and the per-row results).
+inline double verifier_bytes(long m, long n, long k) {
+  return double(kProbeVectors * n + 3 * kProbeVectors * k + 4 * kProbeVectors * m + 8 * m) * sizeof(double);
+}
+
+/// What one repetition (or warm-up run) ended with, agreed by every rank.
+struct RepOutcome {
+  double mine = 0, slowest = 0;  ///< this rank's and the slowest rank's kernel time
+  std::string error;             ///< the lowest failing rank's message, or ""
+  int stop = 0;                  ///< a signal some rank received, or 0
+};
+
+/// One timed multiply: `poison()` (fill C with NaN), barrier, then
+/// `multiply()` timed to its fence. Exceptions (a vendor refusal, a CUDA
+/// error, an MPI failure) are caught and agreed on, so no rank leaves the
+/// others waiting; a pending signal is agreed on too. Collective.
+template <class Poison, class Multiply>
+RepOutcome run_once(Poison&& poison, Multiply&& multiply, MPI_Comm comm) {
+  RepOutcome out;
+  std::string err;
+  try {
+    poison();
+    Kokkos::fence();
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  MPI_Barrier(comm);
+  if (err.empty()) {
+    Kokkos::Profiling::pushRegion("mmapp::kernel");
+    try {
+      const double t0 = wall_now();
+      multiply();
+      Kokkos::fence();
+      out.mine = wall_now() - t0;
+    } catch (const std::exception& e) {
+      err = e.what();
+    }
+    Kokkos::Profiling::popRegion();
+  }
+  double vals[3] = {out.mine, err.empty() ? 0.0 : 1.0, double(pending_stop_signal())};
+  MPI_Allreduce(MPI_IN_PLACE, vals, 3, MPI_DOUBLE, MPI_MAX, comm);
+  out.slowest = vals[0];
+  if (vals[1] > 0) out.error = first_error(err, comm);
+  out.stop = int(vals[2]);
+  return out;
+}
+
+/// The warm-up and timed repetitions of one run, each timed repetition's C
+/// checked right after it (untimed) by `check()` (a LocalCheck of this
+/// rank's part of C; pass a null std::function to skip verification).
+/// `multiply(r)` runs repetition r. Fills rec.time, gflops, status, error,
+/// rec.verify (the global verdict) and ph's "kernel" and "verify"; returns
+/// this rank's own kernel times. Returns the signal number in `stop` when a
+/// signal ended it (rec.status abandoned). Collective.
+template <class Poison, class Multiply>
+std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repetitions, Poison&& poison,
+                            Multiply&& multiply, const std::function<LocalCheck()>& check, MPI_Comm comm,
+                            int& stop) {
+  stop = 0;
+  Kokkos::Profiling::pushRegion("mmapp::warmup");
+  for (int w = 0; w < warmup && rec.status == RunStatus::ok; ++w) {
+    const RepOutcome o = run_once(poison, [&] { multiply(w); }, comm);
+    if (o.slowest >= kProgressAfterS) progress_note(fmt::format("{} warm-up: {:.1f} s", rec.kernel, o.slowest));
+    if (!o.error.empty()) rec.status = RunStatus::error, rec.error = o.error;
+    else if (o.stop) rec.status = RunStatus::abandoned, stop = o.stop;
+  }
+  Kokkos::Profiling::popRegion();
+
+  std::vector<double> mine, slowest;
+  LocalCheck worst;
+  double verify_s = 0;
+  for (int r = 0; r < repetitions && rec.status == RunStatus::ok; ++r) {
+    const RepOutcome o = run_once(poison, [&] { multiply(r); }, comm);
+    if (!o.error.empty()) {
+      rec.status = RunStatus::error, rec.error = o.error;
+      break;
+    }
+    if (o.stop) {
+      rec.status = RunStatus::abandoned, stop = o.stop;
+      break;
+    }
+    mine.push_back(o.mine);
+    slowest.push_back(o.slowest);
+    if (o.slowest >= kProgressAfterS)
+      progress_note(fmt::format("{} repetition {}/{}: {:.1f} s", rec.kernel, r + 1, repetitions, o.slowest));
+    if (check) {
+      std::string err;
+      const double t0 = wall_now();
+      Kokkos::Profiling::pushRegion("mmapp::verify");
+      try {
+        const LocalCheck lc = check();
+        Kokkos::fence();
+        if (rec.verify.checks == 0) worst = lc;
+        else merge_checks(worst, lc);
+        ++rec.verify.checks;
+      } catch (const std::exception& e) {
+        err = std::string("verification: ") + e.what();
+      }
+      Kokkos::Profiling::popRegion();
+      verify_s += wall_now() - t0;
+      if (std::string first = first_error(err, comm); !first.empty()) {
+        rec.status = RunStatus::error, rec.error = first;
+        break;
+      }
+    }
+  }
+  if (!slowest.empty()) {
+    rec.time = summarize(slowest);
+    rec.gflops = gemm_gflops(rec.m, rec.n, rec.k, rec.time.median);
+    ph.seconds["kernel"] = summarize(mine).median;
+  }
+  ph.seconds["verify"] = verify_s;
+  if (rec.status == RunStatus::ok && check) {
+    const Verdict v = global_verdict(worst, comm);
+    auto& vr = rec.verify;
+    vr.passed = v.passed;
+    vr.worst_ratio = v.worst_ratio;
+    vr.worst_row = v.worst_row;
+    vr.worst_residual = v.worst_residual;
+    vr.worst_bound = v.worst_bound;
+    vr.bound_kind = v.worst_probabilistic ? "probabilistic" : "deterministic";
+    vr.relative_residual = v.relative_residual;
+    vr.rows_failed = v.rows_failed;
+    vr.nonfinite = v.nonfinite;
+    vr.inexact = v.inexact;
+  }
+  return mine;
+}
+
+/// This rank's part of a run, for the per-rank rows of the report.
+struct RankShare {
+  long rows = 0, row0 = 0;  ///< rows of C it owns (for a 2-D block: its block's rows) and the first one
+  double flops = 0;         ///< the multiply-adds it computes, times 2
+  double predicted_s = -1;  ///< the balancer's prediction, -1 n/a
+  double device_bytes = 0;  ///< what the case allocates in this rank's execution space's memory (bytes)
+  double host_bytes = 0;    ///< and in its host memory (pinned staging, copies, rank 0's whole matrices)
+};
+
+/// Completes `rec` after its repetitions: phases (the slowest rank's, and
+/// every rank's on rank 0), the per-rank rows and the load imbalance.
+/// `mine`: this rank's kernel times. Collective.
+void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<double>& mine, const RankShare& share,
+                   MPI_Comm comm);
+
+/// Runs one (size, dtype) case of a process-grid deck (SUMMA and ScaLAPACK,
+/// summa.cpp) on this rank's backend and appends its records to `out`:
+/// the counterpart of the row split's case runner, with the same contract
+/// as run_deck (RunError(2) before allocating, Stopped on a signal).
+void run_grid_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
+                   const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks);
+
+/// Percent of the vendor kernel (kokkoskernels, or the distributed
+/// yardstick named `vendor`) measured in the same case: records [first, end).
+void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor = "kokkoskernels");
+
+/// One deck entry planned for a case: the variant to run, why, and for
+/// tile: auto the candidates to time first.
+template <class Space, class T>
+struct PlannedKernel {
+  KernelVariant<Space, T> variant;
+  std::string selection;
+  std::vector<KernelVariant<Space, T>> candidates;  ///< tile: auto only
+};
+
+/// Resolves every deck entry for an m x n x k problem (collective: a bad
+/// entry on any rank is RunError(2) on all).
+template <class Space, class T>
+std::vector<PlannedKernel<Space, T>> plan_kernels(const Config& cfg, long m, long n, long k, MPI_Comm comm) {
+  std::vector<PlannedKernel<Space, T>> plan;
+  agree_on(
+      [&] {
+        for (size_t i = 0; i < cfg.kernels.size(); ++i) {
+          const auto r = resolve_kernel<Space, T>(cfg.kernels[i], cfg.deck_path, int(i), m, n, k);
+          PlannedKernel<Space, T> p{r.variant, r.selection, {}};
+          if (cfg.kernels[i].tile_auto) p.candidates = variants_named<Space, T>(cfg.kernels[i].name);
+          plan.push_back(std::move(p));
+        }
+      },
+      "", 2, comm);
+  return plan;
+}
+
+/// Largest workspace any planned variant or candidate needs for m x n x k.
+template <class Space, class T>
+std::size_t workspace_bytes(const std::vector<PlannedKernel<Space, T>>& plan, long m, long n, long k) {
+  std::size_t b = 0;
+  for (const auto& p : plan) {
+    b = std::max(b, p.variant.workspace(m, n, k));
+    for (const auto& c : p.candidates) b = std::max(b, c.workspace(m, n, k));
+  }
+  return b;
+}
+
+/// tile: auto — times every candidate on the actual problem (one warm-up and
+/// `reps` timed runs each, the slowest rank's median), excluded from kernel
+/// time, and picks the fastest. `run(variant)` multiplies once with it.
+/// Records the per-candidate medians (rec.autotune_s), the choice and why
+/// (rec.selection), and the time spent (ph "autotune"). A candidate that
+/// fails is skipped (its error recorded). Collective; returns the signal
+/// number if a signal arrived (the caller abandons the run).
+template <class Space, class T, class Poison, class Run>
+int autotune(PlannedKernel<Space, T>& p, RunRecord& rec, PhaseClock& ph, int reps, Poison&& poison, Run&& run,
+             MPI_Comm comm) {
+  const double t_start = wall_now();
+  double best = std::numeric_limits<double>::infinity();
+  std::size_t best_i = 0;
+  for (std::size_t i = 0; i < p.candidates.size(); ++i) {
+    const auto& c = p.candidates[i];
+    std::vector<double> times;
+    std::string failed;
+    for (int r = 0; r <= reps && failed.empty(); ++r) {
+      const RepOutcome o = run_once(poison, [&] { run(c); }, comm);
+      if (o.stop) return o.stop;
+      if (!o.error.empty()) failed = o.error;
+      else if (r > 0) times.push_back(o.slowest);
+    }
+    const double t = failed.empty() ? summarize(times).median : std::numeric_limits<double>::infinity();
+    rec.autotune_s.push_back({c.shape(), failed.empty() ? t : -1.0});
+    if (t < best) best = t, best_i = i;
+  }
+  if (std::isfinite(best)) {
+    p.variant = p.candidates[best_i];
+    p.selection = "tile: auto: fastest of " + std::to_string(p.candidates.size()) + " compiled variants (" +
+                  fmt::format("{:.3f}", best * 1e3) + " ms, median of " + std::to_string(reps) + ")";
+  } else {
+    p.selection = "tile: auto: every candidate failed; " + p.selection;
+  }
+  ph.seconds["autotune"] += wall_now() - t_start;
+  return 0;
+}
+
+}  // namespace mmapp::detail

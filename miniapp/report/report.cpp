@@ -1,0 +1,368 @@
+// report.cpp — implementation of report.hpp (see there for the contracts).
+#include "report/report.hpp"
+
+#include "core/exec_spaces.hpp"
+#include "kernels/vendor/host_blas.hpp"
+#include "core/version.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace mmapp {
+
+Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends) {
+  Provenance p;
+  p.mmapp_version = MMAPP_VERSION;
+  p.git_hash = MMAPP_GIT_HASH;
+  p.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  p.date_utc = date;
+  p.ranks = place.size;
+  p.threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const auto all = gather_strings(place.host + "\n" + std::to_string(place.device_id) + "\n" +
+                                       backends[place.rank] + "\n" + device_name(backends[place.rank], place.device_id),
+                                   MPI_COMM_WORLD);
+  for (const auto& entry : all) {  // rank 0 only
+    std::istringstream lines(entry);
+    std::string h, id, b, d;
+    std::getline(lines, h), std::getline(lines, id), std::getline(lines, b), std::getline(lines, d);
+    p.rank_hosts.push_back(h);
+    p.rank_device_ids.push_back(std::stoi(id));
+    p.rank_backends.push_back(b);
+    p.rank_devices.push_back(d);
+  }
+  p.execution_spaces = enabled_backends();
+  p.host_blas_core = host_blas_core();
+  p.host_blas_threading = host_blas_threading();
+  p.host_blas_library = host_blas_library();
+  p.host_blas_threads = host_blas_threads();
+  p.host_blas_cpus = host_blas_cpus();
+  p.host_blas_bound = host_blas_bound();
+  return p;
+}
+
+void print_placement(std::ostream& os, const Provenance& p) {
+  os << fmt::format("mmapp {} ({}), Kokkos {}, execution spaces:", p.mmapp_version, p.git_hash, p.kokkos_version);
+  for (const auto& s : p.execution_spaces) os << ' ' << s;
+  os << fmt::format(", {} rank(s), {} host thread(s) per rank", p.ranks, p.threads);
+  if (!p.host_blas_core.empty())
+    os << fmt::format(", OpenBLAS core {}, {} {} thread(s) on {} CPU(s){}", p.host_blas_core, p.host_blas_threads,
+                      p.host_blas_threading, p.host_blas_cpus,
+                      p.host_blas_bound ? " bound to the kernels' places" : "");
+  os << "\n";
+  os << fmt::format("{:>4}  {:<20} {:>6}  {:<8} {}\n", "rank", "host", "device", "backend", "device name");
+  for (size_t r = 0; r < p.rank_hosts.size(); ++r)
+    os << fmt::format("{:>4}  {:<20} {:>6}  {:<8} {}\n", r, p.rank_hosts[r],
+                      p.rank_device_ids[r] < 0 ? std::string("-") : std::to_string(p.rank_device_ids[r]),
+                      p.rank_backends[r], p.rank_devices[r]);
+}
+
+const char* to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::ok: return "ok";
+    case RunStatus::error: return "error";
+    case RunStatus::abandoned: return "abandoned";
+  }
+  return "?";
+}
+
+namespace {
+std::string pct(double v) { return v < 0 ? "n/a" : fmt::format("{:.1f}%", v); }
+std::string verdict(const RunRecord& r) {
+  if (r.status == RunStatus::error) return "ERROR";
+  if (r.status == RunStatus::abandoned) return "ABANDONED";
+  if (!r.verify.enabled) return "skipped";
+  return r.verify.passed ? "PASS" : "FAIL";
+}
+std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
+
+/// A text table whose columns are as wide as their widest cell.
+struct TextTable {
+  std::vector<std::string> head;
+  std::vector<bool> left;  ///< left-aligned columns
+  std::vector<std::vector<std::string>> rows;
+  void print(std::ostream& os) const {
+    std::vector<size_t> w(head.size());
+    for (size_t c = 0; c < head.size(); ++c) w[c] = head[c].size();
+    for (const auto& r : rows)
+      for (size_t c = 0; c < r.size(); ++c) w[c] = std::max(w[c], r[c].size());
+    const auto line = [&](const std::vector<std::string>& cells) {
+      std::string s;
+      for (size_t c = 0; c < cells.size(); ++c) {
+        if (c) s += "  ";
+        s += left[c] ? fmt::format("{:<{}}", cells[c], w[c]) : fmt::format("{:>{}}", cells[c], w[c]);
+      }
+      while (!s.empty() && s.back() == ' ') s.pop_back();
+      os << s << "\n";
+    };
+    line(head);
+    for (const auto& r : rows) line(r);
+  }
+};
+}  // namespace
+
+namespace {
+std::string gib_text(double bytes) { return fmt::format("{:.3f}", bytes / double(1 << 30)); }
+double phase_of(const std::map<std::string, double>& phases, const char* name) {
+  const auto it = phases.find(name);
+  return it == phases.end() ? 0.0 : it->second;
+}
+
+/// Process-grid runs: how each ran (SUMMA or ScaLAPACK, grid, panels,
+/// overlap, panel path), then per rank its block, kernel time, SUMMA's
+/// broadcast / local GEMM / copy time per multiply and its memory.
+void print_grid_ranks(std::ostream& os, const std::vector<RunRecord>& runs) {
+  os << "\nprocess grid runs (kernel = SUMMA's local GEMM; scalapack = ScaLAPACK p?gemm on the same blocks):\n";
+  for (const auto& r : runs) {
+    const auto& g = r.grid;
+    if (g.algorithm == "summa")
+      os << fmt::format("  {} {}: SUMMA on {}x{}, panel {} ({} panels), overlap {}, panels via {}\n", r.kernel,
+                        r.dtype, g.p, g.q, g.panel, g.panels, g.overlap, g.transfer);
+    else
+      os << fmt::format("  {} {}: {} on {}x{}\n", r.kernel, r.dtype, g.algorithm, g.p, g.q);
+  }
+  os << fmt::format("\nper rank ({} data; bcast/gemm/copy: mean s per multiply; memory GiB):\n", runs.front().data_mode);
+  TextTable pr{{"kernel", "dtype", "rank", "grid", "block", "median ms", "GFLOP/s", "bcast s", "gemm s", "copy s",
+                "device GiB", "host GiB"},
+               {true, true, false, false, false, false, false, false, false, false, false, false},
+               {}};
+  for (const auto& r : runs)
+    for (const auto& rr : r.ranks) {
+      const bool summa = r.grid.algorithm == "summa";
+      pr.rows.push_back({r.kernel, r.dtype, std::to_string(rr.rank), fmt::format("({},{})", rr.prow, rr.pcol),
+                         fmt::format("{}x{}", rr.rows, rr.cols), ms(rr.kernel.median), fmt::format("{:.1f}", rr.gflops),
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_comm")) : "-",
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_gemm")) : "-",
+                         summa ? fmt::format("{:.4f}", phase_of(rr.phases_s, "summa_copy")) : "-",
+                         gib_text(rr.device_bytes), gib_text(rr.host_bytes)});
+    }
+  pr.print(os);
+  for (const auto& r : runs)
+    os << fmt::format("{}{}{} {}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ",
+                      r.shape, r.dtype, r.imbalance);
+}
+}  // namespace
+
+void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
+  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor",
+               "verify ms", "resid/bound", "check"},
+              {true, true, true, false, false, false, false, false, false, false, false, true},
+              {}};
+  for (const auto& r : runs) {
+    const bool timed = r.time.median > 0;
+    t.rows.push_back({r.kernel, r.shape.empty() ? "-" : r.shape, r.dtype, fmt::format("{}x{}x{}", r.m, r.n, r.k),
+                      timed ? ms(r.time.min) : "-", timed ? ms(r.time.median) : "-", timed ? ms(r.time.max) : "-",
+                      timed ? fmt::format("{:.1f}", r.gflops) : "-", pct(r.pct_of_vendor),
+                      r.verify.enabled && r.verify.checks > 0 ? ms(r.verify.seconds) : "-",
+                      r.verify.enabled && r.verify.checks > 0 && r.status == RunStatus::ok
+                          ? fmt::format("{:.2e}", r.verify.worst_ratio)
+                          : "-",
+                      verdict(r)});
+  }
+  os << "\n";
+  t.print(os);
+  if (runs.empty()) return;
+  if (const auto& v = runs.front().verify; v.enabled)
+    os << fmt::format("verifier: {} (every timed repetition's C; resid/bound <= 1 passes)\n", v.verifier);
+  const auto& first = runs.front();
+  os << fmt::format("\nphases (s, slowest rank) for the first run, {} {}:", first.kernel, first.dtype);
+  for (const auto& [name, s] : first.phases_s) os << fmt::format("  {} {:.4f}", name, s);
+  os << "\n";
+  if (first.grid.p > 0) {
+    print_grid_ranks(os, runs);
+  } else if (first.ranks.size() > 1) {
+    os << fmt::format("\nper rank ({} data; memory GiB):\n", first.data_mode);
+    TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s", "device GiB", "host GiB"},
+                 {true, false, false, false, false, false, false, false, false},
+                 {}};
+    for (const auto& r : runs) {
+      for (const auto& rr : r.ranks) {
+        double comm = 0;
+        for (const char* k : {"scatter", "broadcast", "gather"})
+          if (auto it = rr.phases_s.find(k); it != rr.phases_s.end()) comm += it->second;
+        pr.rows.push_back({r.kernel, std::to_string(rr.rank), std::to_string(rr.rows), ms(rr.kernel.median),
+                           fmt::format("{:.1f}", rr.gflops), rr.predicted_s < 0 ? "-" : ms(rr.predicted_s),
+                           fmt::format("{:.4f}", comm), gib_text(rr.device_bytes), gib_text(rr.host_bytes)});
+      }
+    }
+    pr.print(os);
+    for (const auto& r : runs)
+      os << fmt::format("{}{}{}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ", r.shape, r.imbalance);
+  }
+  for (const auto& r : runs) {
+    const std::string what = fmt::format("{} {} {} {}x{}x{}", r.kernel, r.shape, r.dtype, r.m, r.n, r.k);
+    if (r.status == RunStatus::error) os << fmt::format("KERNEL ERROR: {}: {}\n", what, r.error);
+    if (r.status == RunStatus::abandoned) os << fmt::format("ABANDONED: {}: stopped by a signal\n", what);
+    if (r.status == RunStatus::ok && r.verify.enabled && !r.verify.passed)
+      os << fmt::format("VERIFICATION FAILED: {}: worst row {} residual {:.3e} > bound {:.3e} ({}); {} row(s) over "
+                        "their bound; {} non-finite element(s); {} element(s) violate the exact check\n",
+                        what, r.verify.worst_row, r.verify.worst_residual, r.verify.worst_bound,
+                        r.verify.bound_kind, r.verify.rows_failed, r.verify.nonfinite, r.verify.inexact);
+  }
+}
+
+std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                        const Completion& done) {
+  using nlohmann::json;
+  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json j;
+  j["mmapp"] = {{"version", prov.mmapp_version}, {"git", prov.git_hash}};
+  j["complete"] = done.complete;
+  j["stopped_by"] = done.stopped_by.empty() ? json(nullptr) : json(done.stopped_by);
+  json ranks = json::array();
+  for (size_t r = 0; r < prov.rank_hosts.size(); ++r)
+    ranks.push_back({{"rank", r},
+                     {"host", prov.rank_hosts[r]},
+                     {"device_id", prov.rank_device_ids[r]},
+                     {"backend", prov.rank_backends[r]},
+                     {"device", prov.rank_devices[r]}});
+  j["provenance"] = {{"date", prov.date_utc},
+                     {"kokkos_version", prov.kokkos_version},
+                     {"execution_spaces", prov.execution_spaces},
+                     {"backend", prov.rank_backends.empty() ? "" : prov.rank_backends.front()},
+                     {"device", prov.rank_devices.empty() ? "" : prov.rank_devices.front()},
+                     {"host", prov.rank_hosts.empty() ? "" : prov.rank_hosts.front()},
+                     {"threads", prov.threads},
+                     {"host_blas_core", prov.host_blas_core},
+                     {"host_blas",
+                      {{"core", prov.host_blas_core},
+                       {"threading", prov.host_blas_threading},
+                       {"threads", prov.host_blas_threads},
+                       {"cpus", prov.host_blas_cpus},
+                       {"bound", prov.host_blas_bound},
+                       {"library", prov.host_blas_library}}},
+                     {"ranks", prov.ranks}};
+  j["deck"] = {{"path", cfg.deck_path}, {"resolved_yaml", cfg.resolved_yaml}};
+  j["ranks"] = ranks;
+  json jr = json::array();
+  for (const auto& r : runs) {
+    json rr;
+    rr["kernel"] = r.kernel;
+    rr["tile"] = r.shape;
+    rr["selection"] = r.selection;
+    rr["dtype"] = r.dtype;
+    rr["backend"] = r.backends.empty() ? "" : r.backends.front();
+    rr["backends"] = r.backends;
+    rr["m"] = r.m, rr["n"] = r.n, rr["k"] = r.k;
+    rr["warmup"] = r.warmup, rr["repetitions"] = r.repetitions, rr["input_sets"] = r.input_sets;
+    rr["status"] = to_string(r.status);
+    rr["error"] = r.error.empty() ? json(nullptr) : json(r.error);
+    rr["time_s"] = {{"min", r.time.min}, {"median", r.time.median}, {"max", r.time.max}};
+    rr["phases_s"] = r.phases_s;
+    rr["gflops"] = r.gflops;
+    rr["pct_of_vendor"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.pct_of_vendor);
+    rr["verify_enabled"] = r.verify.enabled;
+    rr["verified"] = r.passed() && r.verify.enabled;
+    const auto& v = r.verify;
+    rr["verification"] = {{"verifier", v.verifier},
+                          {"passed", v.passed && r.status == RunStatus::ok},
+                          {"checks", v.checks},
+                          {"worst_ratio", num(v.worst_ratio)},
+                          {"worst_row", v.worst_row},
+                          {"worst_residual", num(v.worst_residual)},
+                          {"worst_bound", num(v.worst_bound)},
+                          {"bound_kind", v.bound_kind},
+                          {"relative_residual", num(v.relative_residual)},
+                          {"rows_failed", v.rows_failed},
+                          {"nonfinite", v.nonfinite},
+                          {"inexact", v.inexact},
+                          {"seconds", v.seconds}};
+    rr["rel_error"] = num(v.relative_residual);  // the componentwise relative residual (kept name)
+    rr["checksum"] = r.checksum;
+    rr["data_mode"] = r.data_mode;
+    rr["rows_split"] = r.rows_split;
+    rr["imbalance"] = r.imbalance;
+    if (!r.calibration_gflops.empty()) rr["calibration_gflops"] = r.calibration_gflops;
+    if (!r.balance_trials.empty()) {
+      json bt = json::array();
+      for (size_t i = 0; i < r.balance_trials.size(); ++i) {
+        const auto& t = r.balance_trials[i];
+        json secs = json::array();
+        for (double x : t.seconds) secs.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+        bt.push_back({{"rows", t.rows}, {"seconds", secs}, {"calibration", i == 0},
+                      {"makespan_s", i == 0 ? json(nullptr) : num(t.makespan())}, {"chosen", i > 0 && t.rows == r.rows_split}});
+      }
+      rr["balance_trials"] = bt;
+    }
+    if (r.grid.p > 0) {
+      json g = {{"p", r.grid.p}, {"q", r.grid.q}, {"algorithm", r.grid.algorithm}, {"transfer", r.grid.transfer}};
+      if (r.grid.algorithm == "summa")
+        g["panel"] = r.grid.panel, g["panels"] = r.grid.panels, g["overlap"] = r.grid.overlap;
+      rr["grid"] = g;
+    }
+    if (!r.autotune_s.empty()) {
+      json at = json::array();
+      for (const auto& [shape, t] : r.autotune_s)
+        at.push_back({{"tile", shape}, {"median_s", t < 0 ? json(nullptr) : json(t)}, {"chosen", shape == r.shape}});
+      rr["autotune"] = at;
+    }
+    json per_rank = json::array();
+    for (const auto& k : r.ranks) {
+      per_rank.push_back({{"rank", k.rank},
+                          {"host", prov.rank_hosts.at(k.rank)},
+                          {"backend", prov.rank_backends.at(k.rank)},
+                          {"device", prov.rank_devices.at(k.rank)},
+                          {"rows", k.rows},
+                          {"row0", k.row0},
+                          {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},
+                          {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
+                          {"gflops", k.gflops},
+                          {"phases_s", k.phases_s},
+                          {"memory_bytes", {{"device", k.device_bytes}, {"host", k.host_bytes}}}});
+      if (k.prow >= 0) {
+        auto& e = per_rank.back();
+        e["prow"] = k.prow, e["pcol"] = k.pcol, e["cols"] = k.cols, e["col0"] = k.col0;
+      }
+    }
+    rr["ranks"] = per_rank;
+    jr.push_back(rr);
+  }
+  j["runs"] = jr;
+  return j.dump(2) + "\n";
+}
+
+std::string check_report_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty()) return "";
+  if (fs::is_directory(path, ec)) return "output.report: '" + path + "' is a directory; give a file path";
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    return "output.report: the directory of '" + path + "' (" + dir.string() + ") does not exist";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return "output.report: the directory of '" + path + "' (" + dir.string() + ") is not writable";
+  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0 && !fs::is_symlink(path, ec))
+    return "output.report: '" + path + "' exists and is not writable";
+  return "";
+}
+
+void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
+                       const std::vector<RunRecord>& runs, const Completion& done) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw std::runtime_error(path + ": cannot write report (does the directory exist?)");
+    f << json_report(cfg, prov, runs, done);
+    f.flush();
+    if (!f) throw std::runtime_error(path + ": error while writing report");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot move the report into place");
+  }
+}
+
+}  // namespace mmapp
