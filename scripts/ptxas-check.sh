@@ -18,7 +18,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-$(mktemp -d /tmp/ptxas-check.XXXXXX)}
 mkdir -p "$out"
 rel=${src#"$top"/}
-obj=miniapp/CMakeFiles/mmapp_core.dir/$(basename "$src").o
+obj=miniapp/CMakeFiles/mmapp_core.dir/${rel#miniapp/}.o
 cmd=$(cd "$build" && ninja -t commands "$obj" | tail -1)
 # Same flags, a scratch object, no dependency file, ptxas verbose.
 cmd=$(sed -e "s# -MD -MT [^ ]* -MF [^ ]*##" -e "s# -o [^ ]* -c [^ ]*\$##" <<<"$cmd")

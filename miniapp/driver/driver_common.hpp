@@ -10,6 +10,7 @@
 #include "core/exec_spaces.hpp"
 #include "kernels/kernel_registry.hpp"
 #include "core/signals.hpp"
+#include "parallel/mpi_util.hpp"
 #include "check/verify.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -18,10 +19,8 @@
 #endif
 #include <fmt/format.h>
 #include <mpi.h>
-#include <xxhash.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -33,17 +32,6 @@
 #include <vector>
 
 namespace mmapp::detail {
-
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-inline MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <>
-inline MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-
-inline double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 /// Collective: runs `f`; if it throws on any rank, every rank throws
 /// RunError(code) with the lowest failing rank's message, prefixed.
@@ -169,30 +157,25 @@ std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   RowType row_t(n, mpi_type<T>());
-  const long chunk_rows = std::max(1L, (64L << 20) / std::max(1L, long(n * sizeof(T))));
+  const long chunk = chunk_rows<T>(n);
   if (rank != 0) {
-    for (long r0 = 0; r0 < rows[rank]; r0 += chunk_rows) {
-      const int cnt = static_cast<int>(std::min(chunk_rows, rows[rank] - r0));
+    for (long r0 = 0; r0 < rows[rank]; r0 += chunk) {
+      const int cnt = static_cast<int>(std::min(chunk, rows[rank] - r0));
       MPI_Send(local.data() + r0 * n, cnt, row_t.t, 0, 7, comm);
     }
     return "";
   }
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, local.data(), size_t(rows[0]) * n * sizeof(T));
-  std::vector<T> buf(size_t(chunk_rows) * n);
+  Xxh3Digest digest;
+  digest.update(local.data(), size_t(rows[0]) * n * sizeof(T));
+  std::vector<T> buf(size_t(chunk) * n);
   for (int src = 1; src < size; ++src) {
-    for (long r0 = 0; r0 < rows[src]; r0 += chunk_rows) {
-      const int cnt = static_cast<int>(std::min(chunk_rows, rows[src] - r0));
+    for (long r0 = 0; r0 < rows[src]; r0 += chunk) {
+      const int cnt = static_cast<int>(std::min(chunk, rows[src] - r0));
       MPI_Recv(buf.data(), cnt, row_t.t, src, 7, comm, MPI_STATUS_IGNORE);
-      XXH3_64bits_update(state, buf.data(), size_t(cnt) * n * sizeof(T));
+      digest.update(buf.data(), size_t(cnt) * n * sizeof(T));
     }
   }
-  const XXH64_hash_t h = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  char text[19];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
-  return text;
+  return digest.hex();
 }
 
 template <class T>

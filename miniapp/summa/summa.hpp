@@ -40,6 +40,7 @@
 #pragma once
 
 #include "parallel/grid.hpp"
+#include "parallel/mpi_util.hpp"
 #include "deck/init.hpp"
 #include "core/types.hpp"
 
@@ -52,10 +53,8 @@
 #include <cuda_runtime_api.h>
 #endif
 
-#include <xxhash.h>
-
 #include <algorithm>
-#include <chrono>
+#include <memory>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -112,25 +111,6 @@ struct SummaTimes {
   double comm = 0, gemm = 0, copy = 0;
 };
 
-namespace detail {
-template <class T>
-MPI_Datatype summa_mpi_type() {
-  return std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
-}
-inline double summa_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace detail
-
-/// Bytes of host memory a block moves through at a time (fill, scatter, checksum).
-inline constexpr long kChunkBytes = 64L << 20;
-
-/// Rows of a chunk of `cols` elements per row that fit in `budget` bytes (at
-/// least 1): the unit in which blocks travel through host memory.
-template <class T>
-long chunk_rows(long cols, long budget = kChunkBytes) {
-  return std::max(1L, budget / std::max(1L, long(cols * sizeof(T))));
-}
 
 /// A row-major view of `rows` x `cols` elements at `p` in Space's memory (unmanaged).
 template <class T, class Space>
@@ -176,7 +156,7 @@ void stream_rows_to_root(const Matrix<T, Space>& C, const GridComm& grid, long M
   const int rank = grid.rank();
   const long ch = chunk_rows<T>(N, budget);
   const Range mine_r = block_range(M, g.p, grid.coords().prow), mine_c = block_range(N, g.q, grid.coords().pcol);
-  const MPI_Datatype type = detail::summa_mpi_type<T>();
+  const MPI_Datatype type = mpi_type<T>();
   // This rank's rows [r0, r0 + n) of its block, in host memory.
   std::vector<T> host_chunk;
   const auto local_rows = [&](long r0, long n) -> const T* {
@@ -227,16 +207,11 @@ void stream_rows_to_root(const Matrix<T, Space>& C, const GridComm& grid, long M
 /// the whole C's bytes held on one rank (driver_common.hpp, ordered_checksum).
 template <class Space, class T>
 std::string grid_checksum(const Matrix<T, Space>& C, const GridComm& grid, long M, long N, long budget = kChunkBytes) {
-  XXH3_state_t* state = grid.rank() == 0 ? XXH3_createState() : nullptr;
-  if (state) XXH3_64bits_reset(state);
+  std::unique_ptr<Xxh3Digest> digest;
+  if (grid.rank() == 0) digest = std::make_unique<Xxh3Digest>();
   stream_rows_to_root<Space, T>(
-      C, grid, M, N, [&](long, const T* row) { XXH3_64bits_update(state, row, size_t(N) * sizeof(T)); }, budget);
-  if (!state) return "";
-  const XXH64_hash_t h = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  char text[19];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
-  return text;
+      C, grid, M, N, [&](long, const T* row) { digest->update(row, size_t(N) * sizeof(T)); }, budget);
+  return digest ? digest->hex() : "";
 }
 
 /// The SUMMA multiply of one rank, over buffers allocated once (construction)
@@ -663,9 +638,9 @@ class Summa {
 
   template <class F>
   static void timed(double& acc, F&& f) {
-    const double t0 = detail::summa_now();
+    const double t0 = wall_now();
     f();
-    acc += detail::summa_now() - t0;
+    acc += wall_now() - t0;
   }
 
   /// n elements from Space's memory to pinned host memory (asynchronous on exec).
@@ -684,7 +659,7 @@ class Summa {
   /// rows x cols elements at buf, as `rows` MPI rows of `cols` elements.
   static void bcast(T* buf, long rows, long cols, int root, MPI_Comm comm, bool nonblocking, MPI_Request* req) {
     MPI_Datatype row;
-    MPI_Type_contiguous(int(cols), detail::summa_mpi_type<T>(), &row);
+    MPI_Type_contiguous(int(cols), mpi_type<T>(), &row);
     MPI_Type_commit(&row);
     if (nonblocking)
       MPI_Ibcast(buf, int(rows), row, root, comm, req);

@@ -1,0 +1,120 @@
+// splitk.hpp — split-K for the GPU kernels (gemm_tiled_warp, gemv_*): how
+// many K slices a problem is cut into, the workspace their partial tiles
+// need, and the deterministic sum of the slices (splitk_reduce). K is cut
+// into chunks of Kc; a team computes one output tile over one chunk and
+// writes its partial tile to the workspace (slice s at work + s*M*N); the
+// slices are then summed in a fixed order (groups of consecutive slices in
+// ascending order, then the group sums in ascending order; the groups depend
+// on S alone). Every partial is made by one team with a fixed sequence of
+// operations and the sum's order is fixed, so C's bits do not depend on
+// scheduling or team size; S depends on K and Kc only (not on M, N or the
+// device), so a row split across MPI ranks gives the same bits too.
+// Parallel mapping of splitk_reduce: see its comment.
+#pragma once
+
+#include "core/types.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace mmapp {
+/// Largest split-K workspace a variant asks for; a problem that would need
+/// more runs unsplit (S = 1).
+inline constexpr std::size_t kSplitKMaxBytes = std::size_t(1) << 30;
+
+/// Number of K slices of a split-K variant with chunk `kc` for an m x n x k
+/// problem of `elem`-byte elements: ceil(k / kc), or 1 when kc <= 0, k <= kc
+/// or the S partial m x n tiles would exceed kSplitKMaxBytes. Below that cap
+/// S depends on k and kc only, so a row split across ranks keeps C's bits
+/// (see the file comment).
+inline int splitk_slices(long m, long n, long k, int kc, std::size_t elem) {
+  if (kc <= 0 || k <= kc) return 1;
+  const long s = (k + kc - 1) / kc;
+  return double(s) * double(m) * double(n) * double(elem) > double(kSplitKMaxBytes) ? 1 : int(s);
+}
+
+/// Workspace of a split-K variant (chunk Kc) for an m x n x k problem: S
+/// partial m x n tiles of T, S = splitk_slices(m, n, k, Kc, sizeof(T)); 0
+/// when S == 1.
+template <class T, int Kc>
+std::size_t splitk_workspace_bytes(long m, long n, long k) {
+  const int s = splitk_slices(m, n, k, Kc, sizeof(T));
+  return s > 1 ? std::size_t(s) * std::size_t(m) * std::size_t(n) * sizeof(T) : 0;
+}
+
+/// Level-1 group length of splitk_reduce for S slices: max(8, ceil(S / 256))
+/// consecutive slices per group, so there are at most 256 groups. A function
+/// of S alone: the partition, hence C's bits, never depends on the device,
+/// the team size or the order in which teams run.
+inline int splitk_group_len(int slices) { return std::max(8, (slices + 255) / 256); }
+
+/// C = sum_{s=0}^{S-1} work[s] + beta * C, in a fixed order (deterministic).
+/// work: S consecutive row-major M x N partials (ld N) in Space's memory; C:
+/// M x N, any row stride; beta == 0: C not read. Asynchronous.
+/// The order: with L = splitk_group_len(S) and G = ceil(S / L),
+///   group g = ((w[gL] + w[gL+1]) + ...) + w[min(gL+L, S) - 1],
+///   C     = ((group 0 + group 1) + ...) + group G-1   (+ beta C).
+/// G == 1 (S <= 8): one thread per element of C (RangePolicy over M*N).
+/// G > 1: a two-level team reduction: a team takes E = max(1, 256 / G)
+/// consecutive elements; its threads (TeamThreadRange over E*G (element,
+/// group) pairs) sum the groups into scratch, a barrier, then one thread per
+/// element adds the G group sums in order. Which thread computes a group
+/// changes nothing in the sum, so any team size gives the same bits. This
+/// keeps problems with many slices and few outputs (a dot product: one
+/// output, hundreds of slices) from summing every slice in one thread.
+template <class Space, class T>
+void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T, Space>& C, T beta) {
+  const long M = C.extent(0), N = C.extent(1);
+  const long mn = M * N;
+  const int L = splitk_group_len(slices), G = (slices + L - 1) / L;
+  if (G == 1) {
+    Kokkos::parallel_for(
+        "mmapp::gemm_splitk_reduce", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, mn),
+        KOKKOS_LAMBDA(const long e) {
+          T s = work[e];
+          for (int p = 1; p < slices; ++p) s += work[p * mn + e];
+          const long i = e / N, j = e % N;
+          C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
+        });
+    return;
+  }
+  const int E = std::max(1, 256 / G);  // elements per team: the mapping only, not the order
+  const long teams = (mn + E - 1) / E;
+  const std::size_t scratch_bytes = std::size_t(E) * G * sizeof(T);
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  const auto f = KOKKOS_LAMBDA(const member_t& team) {
+    T* const red = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes));
+    const long e0 = long(team.league_rank()) * E;
+    // Level 1: group g of element e0 + el, slices in ascending order.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, E * G), [&](const int it) {
+      const int el = it % E, g = it / E;
+      const long e = e0 + el;
+      if (e >= mn) return;
+      const int s0 = g * L, s1 = s0 + L < slices ? s0 + L : slices;
+      T s = work[long(s0) * mn + e];
+      for (int p = s0 + 1; p < s1; ++p) s += work[long(p) * mn + e];
+      red[g * E + el] = s;
+    });
+    team.team_barrier();
+    // Level 2: the G group sums of each element in ascending order.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, E), [&](const int el) {
+      const long e = e0 + el;
+      if (e >= mn) return;
+      T s = red[el];
+      for (int g = 1; g < G; ++g) s += red[g * E + el];
+      const long i = e / N, j = e % N;
+      C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
+    });
+  };
+  policy_t probe(space, teams, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  const int team_size = std::min({256, E * G, probe.team_size_max(f, Kokkos::ParallelForTag())});
+  policy_t policy(space, teams, team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for("mmapp::gemm_splitk_reduce2", policy, f);
+}
+
+}  // namespace mmapp
