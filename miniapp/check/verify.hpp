@@ -79,8 +79,9 @@
 // (K_z+1). The kernel's own rounding keeps gamma_K(u): SUMMA's C(i, j) =
 // ((AB)_panel1 + (AB)_panel2) + ... is still one summation tree of the K
 // products, each meeting at most K - 1 additions, in an order that does not
-// depend on the values. With a 1 x 1 grid the reductions add nothing; the
-// row split keeps its own bound (N_y = N_w = N, K_z = K).
+// depend on the values. The row split is the same check with one process
+// column whose ranks each hold all of B: nothing is reduced over MPI, so it
+// keeps the plain bound (N_y = N_w = N, K_z = K).
 #pragma once
 
 #include "deck/init.hpp"
@@ -178,9 +179,11 @@ KOKKOS_INLINE_FUNCTION double probe_entry(std::uint64_t seed, int v, long j) {
 /// gamma_n(u) = n u / (1 - n u) (Higham, eq. 3.8); 1e300 (no bound) when n u >= 1.
 KOKKOS_INLINE_FUNCTION double gamma_n(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : 1e300; }
 
-/// Where this rank's blocks of a 2-D (process grid) distribution lie, for
-/// the verifier (see the method comment). Indices are global; the local
-/// blocks are A (|I| x |Ka|), B (|Kb| x |J|), C (|I| x |J|), row-major.
+/// Where this rank's blocks of C = A B lie, for the verifier (see the method
+/// comment). Indices are global; the local blocks are A (|I| x |Ka|), B (|Kb|
+/// x |J|), C (|I| x |J|), row-major. A 2-D process grid fills every field; the
+/// row split is the grid with one process column whose ranks hold all of B
+/// (row_split(): no communicator, nothing reduced).
 struct GridPlacement {
   long row0 = 0;   ///< first global row of A's and C's blocks (I)
   long col0 = 0;   ///< first global column of B's and C's blocks (J)
@@ -189,9 +192,19 @@ struct GridPlacement {
   long K = 0;      ///< global inner dimension
   long N = 0;      ///< global columns of B and C
   int p = 1, q = 1;                ///< the process grid
-  MPI_Comm all = MPI_COMM_NULL;    ///< every rank of the grid (completes y = B x)
-  MPI_Comm row = MPI_COMM_NULL;    ///< this rank's process row (completes z = A y and w = C x)
+  MPI_Comm all = MPI_COMM_NULL;    ///< every rank of the grid (completes y = B x); null: B is whole here
+  MPI_Comm row = MPI_COMM_NULL;    ///< this rank's process row (completes z = A y and w = C x); null: one column
   bool reports_rows = true;        ///< this rank evaluates and reports I's rows (process column 0)
+
+  /// A row split's rows [row0, row0 + |I|) of an M x N x K product: A holds
+  /// whole rows (Ka = [0, K)), B is the whole K x N matrix, nothing is reduced.
+  static GridPlacement row_split(long row0, long K, long N) {
+    GridPlacement w;
+    w.row0 = row0, w.K = K, w.N = N;
+    return w;
+  }
+  /// Whether the check reduces partial sums over MPI (a 2-D grid) or not (the row split).
+  bool reduces() const { return all != MPI_COMM_NULL || row != MPI_COMM_NULL; }
 };
 
 /// The bound of one row (see the method comment) from its sums: w = (Cx)_i,
@@ -210,71 +223,81 @@ KOKKOS_INLINE_FUNCTION double freivalds_row_bound(double w, double wabs, double 
   return det < pb ? det : pb;
 }
 
-/// The Freivalds check of C = A B for the local rows of a row-split GEMM on
-/// execution space Space: A holds this rank's rows [row0, row0 + m) of the
-/// global A (m x K), B the whole K x N matrix. Construction computes
-/// y = B x, |B||x|, (B.B)(x.x) and the per-row A products once
-/// (O(MK + KN) per vector); check(C) then costs O(mN) per vector. All
-/// arithmetic in double on `space`. Throws nothing; views must stay alive.
+/// Bytes the verifier allocates for its probes, products and per-row
+/// results: in Space's memory (`device`) and, when it reduces partial sums
+/// over MPI through host copies, in host memory (`host`).
+struct VerifierBytes {
+  double device = 0, host = 0;
+};
+
+/// The Freivalds check of C = A B for this rank's blocks (GridPlacement):
+/// A (|I| x |Ka|), B (|Kb| x |J|) and C (|I| x |J|) in Space's memory. For
+/// the row split (GridPlacement::row_split, or the row0 constructor) A holds
+/// this rank's rows of the global A and B the whole K x N matrix. Construction
+/// computes y = B x, |B||x|, (B.B)(x.x) and the per-row A products once
+/// (O(|I| K + K |J|) per vector, MPI_Allreduce of K doubles x 3 NV over
+/// where.all and |I| x 4 NV over where.row when they are communicators);
+/// check(C) then costs O(|I| |J|) per vector (plus |I| x (3 NV + 2) doubles
+/// reduced over where.row). All arithmetic in double on `space`. Collective
+/// over the grid when it reduces; views must stay alive. Throws
+/// std::invalid_argument when exact == identity and A's columns are not C's
+/// (identity needs K == N, so the blocks coincide).
 template <class Space, class T>
 class FreivaldsCheck {
  public:
   static constexpr int NV = kProbeVectors;
   using DView = Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>;
 
-  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B, long row0,
-                 ExactCheck exact, double tau, std::uint64_t seed)
-      : space_(space), A_(A), row0_(row0), M_(A.extent(0)), N_(B.extent(1)), K_(A.extent(1)), exact_(exact),
-        tau_(tau), seed_(seed) {
+  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
+                 const GridPlacement& where, ExactCheck exact, double tau, std::uint64_t seed)
+      : space_(space), A_(A), where_(where), M_(A.extent(0)), ncols_(B.extent(1)), exact_(exact), tau_(tau),
+        seed_(seed) {
+    if (exact == ExactCheck::identity && (where.a_k0 != where.col0 || long(A.extent(1)) != ncols_))
+      throw std::invalid_argument("verifier: identity needs A's column block to be C's (k == n)");
     compute_probes(B);
     compute_rows();
   }
 
-  /// The check of this rank's blocks of a 2-D (process grid) distribution:
-  /// A (|I| x |Ka|), B (|Kb| x |J|) in Space's memory, placed by `where`
-  /// (see GridPlacement and the method comment). Collective: MPI_Allreduce
-  /// over where.all (K doubles x 3 NV) and where.row (|I| x 4 NV doubles).
-  /// Throws std::invalid_argument when exact == identity and A's columns are
-  /// not C's (identity needs K == N, so the blocks coincide).
-  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B,
-                 const GridPlacement& where, ExactCheck exact, double tau, std::uint64_t seed)
-      : space_(space), A_(A), row0_(where.row0), M_(A.extent(0)), N_(where.N), K_(where.K), exact_(exact),
-        tau_(tau), seed_(seed), grid_(true), where_(where), ncols_(B.extent(1)) {
-    if (exact == ExactCheck::identity && (where.a_k0 != where.col0 || long(A.extent(1)) != ncols_))
-      throw std::invalid_argument("verifier: identity needs A's column block to be C's (k == n)");
-    compute_probes_grid(B);
-    compute_rows_grid();
+  /// The row split: A holds rows [row0, row0 + m) of the global A (m x K), B
+  /// the whole K x N matrix (GridPlacement::row_split).
+  FreivaldsCheck(const Space& space, const ConstMatrix<T, Space>& A, const ConstMatrix<T, Space>& B, long row0,
+                 ExactCheck exact, double tau, std::uint64_t seed)
+      : FreivaldsCheck(space, A, B, GridPlacement::row_split(row0, long(A.extent(1)), long(B.extent(1))), exact,
+                       tau, seed) {}
+
+  /// What a check of an |I| x |J| block with inner dimension k allocates
+  /// (`reduces`: GridPlacement::reduces()).
+  static VerifierBytes bytes(long rows, long cols, long k, bool reduces) {
+    VerifierBytes b;
+    b.device = double(NV * cols + 3 * NV * k + 4 * NV * rows + (3 * NV + 2) * rows + 8 * rows) * sizeof(double);
+    if (reduces) b.host = double(3 * NV * k + 4 * NV * rows + (3 * NV + 2) * rows) * sizeof(double);
+    return b;
   }
 
-  /// Checks the local rows of C (m x N) against this rank's A and the probes;
-  /// for 2-D blocks, C's block (|I| x |J|), collectively along the process
-  /// row (only process column 0's LocalCheck carries rows and counts).
-  LocalCheck check(const ConstMatrix<T, Space>& C) const { return grid_ ? check_grid(C) : check_rows(C); }
+  /// Checks C's block (|I| x |J|) against this rank's A and the probes,
+  /// collectively along the process row when the grid has one (only process
+  /// column 0's LocalCheck then carries rows and counts).
+  LocalCheck check(const ConstMatrix<T, Space>& C) const;
 
   // Steps of the construction and the check; public only because CUDA's
   // extended lambdas cannot live in private member functions.
   void compute_probes(const ConstMatrix<T, Space>& B);
   void compute_rows();
-  LocalCheck check_rows(const ConstMatrix<T, Space>& C) const;
-  void compute_probes_grid(const ConstMatrix<T, Space>& B);
-  void compute_rows_grid();
-  LocalCheck check_grid(const ConstMatrix<T, Space>& C) const;
-  /// The LocalCheck of per-row results R (M x 8, see check_rows).
+  /// The LocalCheck of per-row results R (|I| x 8, see check).
   LocalCheck summarize_rows(const DView& R) const;
 
  private:
   Space space_;
   ConstMatrix<T, Space> A_;
-  long row0_, M_, N_, K_;
+  GridPlacement where_;
+  long M_;      ///< local rows (|I|)
+  long ncols_;  ///< local columns of B and C (|J|)
   ExactCheck exact_;
   double tau_;
   std::uint64_t seed_;
-  bool grid_ = false;
-  GridPlacement where_;
-  long ncols_ = 0;  ///< 2-D: local columns of B and C (|J|)
-  DView X_;  ///< NV x N probe vectors (2-D: NV x |J|, the local columns)
+  DView X_;  ///< NV x |J| probe vectors (the local columns)
   DView Y_;  ///< 3 NV x K: per vector y = Bx, |B||x|, (B.B)(x.x)
-  DView Z_;  ///< 4 NV x M: per vector z = Ay, |A| ybar, (A.A) ysq, (A.A)(y.y)
+  DView Z_;  ///< 4 NV x |I|: per vector z = Ay, |A| ybar, (A.A) ysq, (A.A)(y.y)
 };
 
 namespace detail {
@@ -288,138 +311,6 @@ void allreduce_sum(const View& v, MPI_Comm comm) {
   Kokkos::deep_copy(v, h);
 }
 }  // namespace detail
-
-template <class Space, class T>
-void FreivaldsCheck<Space, T>::compute_probes(const ConstMatrix<T, Space>& B) {
-  const long N = N_, K = K_;
-  const std::uint64_t seed = seed_;
-  X_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_x"), NV, N);
-  Y_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_y"), 3 * NV, K);
-  const DView X = X_, Y = Y_;
-  Kokkos::parallel_for(
-      "mmapp::verify_probes", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, NV * N),
-      KOKKOS_LAMBDA(const long e) { X(e / N, e % N) = probe_entry(seed, int(e / N), e % N); });
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
-  Kokkos::parallel_for(
-      "mmapp::verify_b_products", policy_t(space_, K, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-        const long k = team.league_rank();
-        Sums<3 * NV> s;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, N),
-            [&](const long j, Sums<3 * NV>& acc) {
-              const double b = double(B(k, j));
-              for (int v = 0; v < NV; ++v) {
-                const double x = X(v, j);
-                acc.v[3 * v] += b * x;
-                acc.v[3 * v + 1] += compat::fabs(b) * compat::fabs(x);
-                acc.v[3 * v + 2] += (b * b) * (x * x);
-              }
-            },
-            Kokkos::Sum<Sums<3 * NV>>(s));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          for (int q = 0; q < 3 * NV; ++q) Y(q, k) = s.v[q];
-        });
-      });
-}
-
-template <class Space, class T>
-void FreivaldsCheck<Space, T>::compute_rows() {
-  const long K = K_;
-  const ConstMatrix<T, Space> A = A_;
-  Z_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_z"), 4 * NV, M_);
-  const DView Y = Y_, Z = Z_;
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
-  if (M_ == 0) return;
-  Kokkos::parallel_for(
-      "mmapp::verify_a_products", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-        const long i = team.league_rank();
-        Sums<4 * NV> s;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, K),
-            [&](const long k, Sums<4 * NV>& acc) {
-              const double a = double(A(i, k));
-              for (int v = 0; v < NV; ++v) {
-                const double y = Y(3 * v, k);
-                acc.v[4 * v] += a * y;
-                acc.v[4 * v + 1] += compat::fabs(a) * Y(3 * v + 1, k);
-                acc.v[4 * v + 2] += (a * a) * Y(3 * v + 2, k);
-                acc.v[4 * v + 3] += (a * a) * (y * y);
-              }
-            },
-            Kokkos::Sum<Sums<4 * NV>>(s));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          for (int q = 0; q < 4 * NV; ++q) Z(q, i) = s.v[q];
-        });
-      });
-}
-
-template <class Space, class T>
-LocalCheck FreivaldsCheck<Space, T>::check_rows(const ConstMatrix<T, Space>& C) const {
-  if (M_ == 0) return LocalCheck{};
-  const long N = N_, K = K_, row0 = row0_;
-  const int exact = static_cast<int>(exact_);
-  const ConstMatrix<T, Space> A = A_;
-  const DView X = X_, Z = Z_;
-  const double u = std::numeric_limits<T>::epsilon() / 2, ud = std::numeric_limits<double>::epsilon() / 2;
-  const double tau = tau_;
-  const double inf = std::numeric_limits<double>::infinity();
-  // Per row: ratio, residual, bound, probabilistic?, relative residual, failed, nonfinite, inexact.
-  DView R(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_rows"), M_, 8);
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
-  constexpr int NQ = 3 * NV + 2;
-  Kokkos::parallel_for(
-      "mmapp::verify_c", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-        const long i = team.league_rank();
-        const long gi = row0 + i;
-        Sums<NQ> s;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, N),
-            [&](const long j, Sums<NQ>& acc) {
-              const T cv = C(i, j);
-              if (!compat::isfinite(cv)) {
-                acc.v[3 * NV] += 1;
-                return;
-              }
-              const double c = double(cv);
-              for (int v = 0; v < NV; ++v) {
-                const double x = X(v, j);
-                acc.v[3 * v] += c * x;
-                acc.v[3 * v + 1] += compat::fabs(c) * compat::fabs(x);
-                acc.v[3 * v + 2] += (c * c) * (x * x);
-              }
-              bool ok = true;
-              if (exact == int(ExactCheck::identity)) ok = cv == A(i, j);
-              if (exact == int(ExactCheck::ones)) ok = cv == T(K);
-              if (exact == int(ExactCheck::closed_form)) ok = cv == T(closed_form_c(gi, j, K));
-              if (!ok) acc.v[3 * NV + 1] += 1;
-            },
-            Kokkos::Sum<Sums<NQ>>(s));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          double worst = 0, res = 0, bnd = 0, prob = 0, rel = 0;
-          bool failed = s.v[3 * NV] > 0;
-          for (int v = 0; v < NV; ++v) {
-            const double w = s.v[3 * v], wabs = s.v[3 * v + 1], wsq = s.v[3 * v + 2];
-            const double z = Z(4 * v, i), zabs = Z(4 * v + 1, i), zsq = Z(4 * v + 2, i), zy2 = Z(4 * v + 3, i);
-            const double r = compat::fabs(w - z);
-            bool is_prob = false;
-            const double bound = freivalds_row_bound(w, wabs, wsq, z, zabs, zsq, zy2, double(K), double(K),
-                                                     double(N), double(N), u, ud, tau, is_prob);
-            const double ratio = r <= bound ? (bound > 0 ? r / bound : 0.0) : (bound > 0 ? r / bound : inf);
-            if (!(r <= bound)) failed = true;  // NaN residual fails too
-            if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = is_prob ? 1.0 : 0.0;
-            const double rr = zabs > 0 ? r / zabs : (r > 0 ? inf : 0.0);
-            if (!(rr <= rel)) rel = rr;
-          }
-          if (s.v[3 * NV] > 0) worst = inf;
-          R(i, 0) = worst, R(i, 1) = res, R(i, 2) = bnd, R(i, 3) = prob, R(i, 4) = rel;
-          R(i, 5) = failed ? 1 : 0, R(i, 6) = s.v[3 * NV], R(i, 7) = s.v[3 * NV + 1];
-        });
-      });
-  return summarize_rows(R);
-}
 
 template <class Space, class T>
 LocalCheck FreivaldsCheck<Space, T>::summarize_rows(const DView& R) const {
@@ -451,7 +342,7 @@ LocalCheck FreivaldsCheck<Space, T>::summarize_rows(const DView& R) const {
       Kokkos::Max<double>(totals[3]));
   const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(R, worst.loc, Kokkos::ALL));
   out.worst_ratio = row(0);
-  out.worst_row = row0_ + worst.loc;
+  out.worst_row = where_.row0 + worst.loc;
   out.worst_residual = row(1);
   out.worst_bound = row(2);
   out.worst_probabilistic = row(3) > 0;
@@ -463,8 +354,8 @@ LocalCheck FreivaldsCheck<Space, T>::summarize_rows(const DView& R) const {
 }
 
 template <class Space, class T>
-void FreivaldsCheck<Space, T>::compute_probes_grid(const ConstMatrix<T, Space>& B) {
-  const long J = ncols_, K = K_, col0 = where_.col0, b_k0 = where_.b_k0;
+void FreivaldsCheck<Space, T>::compute_probes(const ConstMatrix<T, Space>& B) {
+  const long J = ncols_, K = where_.K, col0 = where_.col0, b_k0 = where_.b_k0;
   const long kb = B.extent(0);
   const std::uint64_t seed = seed_;
   X_ = DView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_x"), NV, J);
@@ -502,7 +393,7 @@ void FreivaldsCheck<Space, T>::compute_probes_grid(const ConstMatrix<T, Space>& 
 }
 
 template <class Space, class T>
-void FreivaldsCheck<Space, T>::compute_rows_grid() {
+void FreivaldsCheck<Space, T>::compute_rows() {
   const ConstMatrix<T, Space> A = A_;
   const long ka = A.extent(1), a_k0 = where_.a_k0;
   Z_ = DView("mmapp::verify_z", 4 * NV, M_);
@@ -536,8 +427,8 @@ void FreivaldsCheck<Space, T>::compute_rows_grid() {
 }
 
 template <class Space, class T>
-LocalCheck FreivaldsCheck<Space, T>::check_grid(const ConstMatrix<T, Space>& C) const {
-  const long J = ncols_, K = K_, N = N_, row0 = row0_, col0 = where_.col0;
+LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const {
+  const long J = ncols_, K = where_.K, N = where_.N, row0 = where_.row0, col0 = where_.col0;
   const int exact = static_cast<int>(exact_);
   const ConstMatrix<T, Space> A = A_;
   const DView X = X_, Z = Z_;
@@ -585,8 +476,11 @@ LocalCheck FreivaldsCheck<Space, T>::check_grid(const ConstMatrix<T, Space>& C) 
   const double u = std::numeric_limits<T>::epsilon() / 2, ud = std::numeric_limits<double>::epsilon() / 2;
   const double tau = tau_;
   const double inf = std::numeric_limits<double>::infinity();
-  // The extra additions of the partial sums (see the method comment).
-  const double Ny = double(N + where_.p * where_.q), Nw = double(N + where_.q), Kz = double(K + where_.q);
+  // The extra additions of the partial sums over MPI (see the method
+  // comment); none without communicators (the row split).
+  const long over_all = where_.all != MPI_COMM_NULL ? long(where_.p) * where_.q : 0;
+  const long over_row = where_.row != MPI_COMM_NULL ? where_.q : 0;
+  const double Ny = double(N + over_all), Nw = double(N + over_row), Kz = double(K + over_row);
   DView R(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::verify_rows"), M_, 8);
   Kokkos::parallel_for(
       "mmapp::verify_rows", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, M_),

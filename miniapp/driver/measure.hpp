@@ -1,14 +1,13 @@
-// driver_common.hpp — the measurement machinery shared by the case runners
-// (driver.cpp: the row split; summa.cpp: the 2-D process grid): phase clocks,
-// memory queries, MPI datatypes, the ordered checksum, the agreed timed
-// repetition (run_once), the repetition loop with verification (measure),
-// tile: auto (autotune) and the per-rank record (finish_record). Internal to
-// the driver: not part of mmapp's public interface.
+// measure.hpp — the measurement machinery of the case runner (case_runner.hpp):
+// phase clocks, memory queries and the up-front memory check, errors agreed
+// by every rank (agree_on), the agreed timed repetition (run_once), the
+// repetition loop with verification (measure), tile: auto (autotune) and
+// the per-rank record (finish_record). Internal to the driver.
 #pragma once
 
 #include "driver/driver.hpp"
+#include "driver/plan.hpp"
 #include "core/exec_spaces.hpp"
-#include "kernels/kernel_registry.hpp"
 #include "core/signals.hpp"
 #include "parallel/mpi_util.hpp"
 #include "check/verify.hpp"
@@ -33,20 +32,6 @@
 
 namespace mmapp::detail {
 
-/// Collective: runs `f`; if it throws on any rank, every rank throws
-/// RunError(code) with the lowest failing rank's message, prefixed.
-template <class F>
-void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
-  std::string err;
-  try {
-    f();
-  } catch (const std::exception& e) {
-    err = prefix + e.what();
-  }
-  if (std::string first = first_error(err, comm); !first.empty()) throw RunError(code, first);
-}
-
-/// Times named phases: fence, region push, run, fence, region pop.
 /// Seconds after which a phase or a repetition is worth a progress line.
 inline constexpr double kProgressAfterS = 10.0;
 
@@ -60,6 +45,8 @@ inline void progress_note(const std::string& text) {
   if (rank == 0) std::fprintf(stderr, "mmapp: %s\n", text.c_str());
 }
 
+/// Times named phases: fence, region push ("mmapp::<name>"), run, fence,
+/// region pop; seconds per phase name, summed over calls.
 struct PhaseClock {
   std::map<std::string, double> seconds;
   template <class F>
@@ -130,54 +117,6 @@ void check_memory_fits(double dev_bytes, double host_bytes, const std::string& p
   if (std::string first = first_error(err, comm); !first.empty()) throw RunError(2, first);
 }
 
-/// MPI counts and displacements, in rows, for Scatterv/Gatherv.
-struct RowCounts {
-  std::vector<int> counts, displs;
-  RowCounts(const std::vector<long>& rows, const std::vector<long>& offsets) {
-    for (size_t r = 0; r < rows.size(); ++r) counts.push_back(int(rows[r])), displs.push_back(int(offsets[r]));
-  }
-};
-
-/// An MPI datatype for one row of `cols` elements of T (so counts stay small).
-struct RowType {
-  MPI_Datatype t{};
-  RowType(long cols, MPI_Datatype elem) {
-    MPI_Type_contiguous(static_cast<int>(cols), elem, &t);
-    MPI_Type_commit(&t);
-  }
-  ~RowType() { MPI_Type_free(&t); }
-};
-
-/// XXH3-64 of C's bytes in global row-major order. Rank 0 hashes its rows,
-/// then receives every other rank's rows in rank order (streamed, chunked),
-/// so no rank holds the whole C. Result meaningful on rank 0 only.
-template <class T>
-std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>& rows, long n, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  RowType row_t(n, mpi_type<T>());
-  const long chunk = chunk_rows<T>(n);
-  if (rank != 0) {
-    for (long r0 = 0; r0 < rows[rank]; r0 += chunk) {
-      const int cnt = static_cast<int>(std::min(chunk, rows[rank] - r0));
-      MPI_Send(local.data() + r0 * n, cnt, row_t.t, 0, 7, comm);
-    }
-    return "";
-  }
-  Xxh3Digest digest;
-  digest.update(local.data(), size_t(rows[0]) * n * sizeof(T));
-  std::vector<T> buf(size_t(chunk) * n);
-  for (int src = 1; src < size; ++src) {
-    for (long r0 = 0; r0 < rows[src]; r0 += chunk) {
-      const int cnt = static_cast<int>(std::min(chunk, rows[src] - r0));
-      MPI_Recv(buf.data(), cnt, row_t.t, src, 7, comm, MPI_STATUS_IGNORE);
-      digest.update(buf.data(), size_t(cnt) * n * sizeof(T));
-    }
-  }
-  return digest.hex();
-}
-
 template <class T>
 const char* dtype_name() {
   return std::is_same_v<T, float> ? "float" : "double";
@@ -192,12 +131,6 @@ inline ExactCheck exact_check_for(Init init) {
     case Init::random: break;
   }
   return ExactCheck::none;
-}
-
-/// Bytes the verifier allocates on the device for m local rows (verify.hpp:
-/// X, Y, Z and the per-row results).
-inline double verifier_bytes(long m, long n, long k) {
-  return double(kProbeVectors * n + 3 * kProbeVectors * k + 4 * kProbeVectors * m + 8 * m) * sizeof(double);
 }
 
 /// What one repetition (or warm-up run) ended with, agreed by every rank.
@@ -339,54 +272,9 @@ struct RankShare {
 void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<double>& mine, const RankShare& share,
                    MPI_Comm comm);
 
-/// Runs one (size, dtype) case of a process-grid deck (SUMMA and ScaLAPACK,
-/// summa.cpp) on this rank's backend and appends its records to `out`:
-/// the counterpart of the row split's case runner, with the same contract
-/// as run_deck (RunError(2) before allocating, Stopped on a signal).
-void run_grid_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
-                   const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks);
-
 /// Percent of the vendor kernel (kokkoskernels, or the distributed
 /// yardstick named `vendor`) measured in the same case: records [first, end).
 void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor = "kokkoskernels");
-
-/// One deck entry planned for a case: the variant to run, why, and for
-/// tile: auto the candidates to time first.
-template <class Space, class T>
-struct PlannedKernel {
-  KernelVariant<Space, T> variant;
-  std::string selection;
-  std::vector<KernelVariant<Space, T>> candidates;  ///< tile: auto only
-};
-
-/// Resolves every deck entry for an m x n x k problem (collective: a bad
-/// entry on any rank is RunError(2) on all).
-template <class Space, class T>
-std::vector<PlannedKernel<Space, T>> plan_kernels(const Config& cfg, long m, long n, long k, MPI_Comm comm) {
-  std::vector<PlannedKernel<Space, T>> plan;
-  agree_on(
-      [&] {
-        for (size_t i = 0; i < cfg.kernels.size(); ++i) {
-          const auto r = resolve_kernel<Space, T>(cfg.kernels[i], cfg.deck_path, int(i), m, n, k);
-          PlannedKernel<Space, T> p{r.variant, r.selection, {}};
-          if (cfg.kernels[i].tile_auto) p.candidates = variants_named<Space, T>(cfg.kernels[i].name);
-          plan.push_back(std::move(p));
-        }
-      },
-      "", 2, comm);
-  return plan;
-}
-
-/// Largest workspace any planned variant or candidate needs for m x n x k.
-template <class Space, class T>
-std::size_t workspace_bytes(const std::vector<PlannedKernel<Space, T>>& plan, long m, long n, long k) {
-  std::size_t b = 0;
-  for (const auto& p : plan) {
-    b = std::max(b, p.variant.workspace(m, n, k));
-    for (const auto& c : p.candidates) b = std::max(b, c.workspace(m, n, k));
-  }
-  return b;
-}
 
 /// tile: auto — times every candidate on the actual problem (one warm-up and
 /// `reps` timed runs each, the slowest rank's median), excluded from kernel

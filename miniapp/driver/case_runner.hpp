@@ -1,0 +1,172 @@
+// case_runner.hpp — one (size, dtype) case of a deck on this rank's
+// execution space, written once for every decomposition:
+//   plan (the deck's kernels resolved for the local problem) -> decide (the
+//   rows of each rank, or the grid's panel transport) -> memory need vs
+//   available, before anything is allocated -> allocation -> fill and
+//   distribution -> verify_setup (the Freivalds probes of A and B) ->
+//   for each kernel: tile: auto timing if asked, warm-up, repetitions (C
+//   poisoned with NaN before each, barrier, the whole multiply timed; then
+//   that repetition's C checked, untimed), gather / checksum, the record.
+// What differs between decompositions — where each rank's blocks live, how
+// they are filled, distributed and gathered, what one multiply is, what the
+// record says of the layout — is the strategy's: RowSplit (row_split.hpp:
+// rows of A and C split, B replicated) and Grid2D (grid2d.hpp: p x q blocks,
+// SUMMA or ScaLAPACK). A strategy provides:
+//   space_type, value_type; comm(), place(), space();
+//   resolve_shape()        the m x n x k the deck's kernels are resolved for;
+//   accept_distributed(spec, i)  throws DeckError for a distributed GEMM it cannot run;
+//   decide(plan, clock)    collective: the layout's remaining choices (timed phases in clock);
+//   local_shape()          the m x n x k of one local GEMM (its workspace);
+//   memory(work, verify)   MemoryNeed of this rank (kept for the record);
+//   allocate(work, clock), distribute(clock);
+//   A(), B(), C(), placement()   the verifier's view of this rank's blocks;
+//   describe(rec, p)       the layout's fields of a record;
+//   multiply(p, variant, rep)    one whole multiply (collective);
+//   end_kernel(p, clock, reps), collect(rec, clock)  per-kernel phases; gather and checksum of an ok run;
+//   share(), rank_facts(rec), vendor().
+// The anchor: the ParRes Kernels' MPI1/DGEMM (a harness around a short
+// SUMMA loop); BabelStream's one driver over a table of kernels.
+// Errors are agreed by every rank (RunError, Stopped); kernels only compute.
+#pragma once
+
+#include "check/verify.hpp"
+#include "driver/measure.hpp"
+#include "driver/plan.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mmapp::detail {
+
+/// What a case needs of one rank's memory, decided before allocation.
+struct MemoryNeed {
+  double device = 0;    ///< bytes in the rank's execution space's memory (host memory on host spaces)
+  double host = 0;      ///< bytes of host memory beside it (staging, copies, rank 0's whole matrices)
+  std::string problem;  ///< "problem m=... n=... k=... float needs " (the refusal's first words)
+};
+
+/// "problem m=M n=N k=K DTYPE" + `layout` + " needs ": the start of a memory refusal.
+inline std::string problem_text(long m, long n, long k, const char* dtype, const std::string& layout = "") {
+  return "problem m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) + " " + dtype +
+         layout + " needs ";
+}
+
+/// A record with the case's common fields: kernel, dtype, shape of the
+/// problem, repetitions, data mode, verification settings.
+template <class T>
+RunRecord new_record(const Config& cfg, const std::string& kernel, const ProblemSize& size,
+                     const std::vector<std::string>& backends) {
+  RunRecord rec;
+  rec.kernel = kernel;
+  rec.dtype = dtype_name<T>();
+  rec.backends = backends;
+  rec.m = size.m, rec.n = size.n, rec.k = size.k;
+  rec.warmup = cfg.warmup, rec.repetitions = cfg.repetitions;
+  rec.data_mode = to_string(cfg.data_mode);
+  rec.verify.enabled = cfg.verify;
+  if (cfg.verify) rec.verify.verifier = verifier_name(exact_check_for(cfg.init), cfg.tolerance);
+  return rec;
+}
+
+/// One kernel of a case: tile: auto, warm-up and timed repetitions with
+/// their checks, gather and checksum, the record (appended to `out`, the
+/// percent of the vendor updated, the hooks told). Collective. Throws
+/// Stopped after recording when a signal ended it.
+template <class Decomp, class Space, class T>
+void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std::vector<std::string>& backends,
+                PlannedKernel<Space, T>& p, const PhaseClock& common, const std::function<LocalCheck()>& check,
+                std::vector<RunRecord>& out, std::size_t first_record, const DriverHooks& hooks) {
+  const MPI_Comm comm = d.comm();
+  const auto poison = [&] { Kokkos::deep_copy(d.C(), std::numeric_limits<T>::quiet_NaN()); };
+  RunRecord rec = new_record<T>(cfg, p.name, size, backends);
+  d.describe(rec, p);
+  PhaseClock ph = common;
+  int stop = 0;
+  if (!p.candidates.empty())
+    stop = autotune(p, rec, ph, 2, poison, [&](const KernelVariant<Space, T>& c) { d.multiply(p, c, 0); }, comm);
+  if (!p.distributed) {
+    rec.shape = p.variant.shape();
+    rec.selection = p.selection;
+  }
+  std::vector<double> mine;
+  if (stop) {
+    rec.status = RunStatus::abandoned;
+  } else {
+    mine = measure(rec, ph, cfg.warmup, cfg.repetitions, poison, [&](int r) { d.multiply(p, p.variant, r); },
+                   check, comm, stop);
+    d.end_kernel(p, ph, mine.size());
+  }
+  d.collect(rec, ph);
+  finish_record(rec, ph, mine, d.share(), comm);
+  d.rank_facts(rec);
+  out.push_back(rec);
+  percent_of_vendor(out, first_record, d.vendor());
+  if (hooks.records_so_far && d.place().rank == 0) hooks.records_so_far(out);
+  if (stop) throw Stopped(stop);
+}
+
+/// Everything for one (size, dtype) case on the decomposition `d` (see the
+/// file comment); appends a record per deck kernel to `out`. Collective over
+/// d.comm(). Throws RunError(2), on every rank alike, before allocating, when
+/// a kernel is not available or memory does not suffice; Stopped when a
+/// signal arrived (the run in flight recorded as abandoned).
+template <class Decomp>
+void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::vector<std::string>& backends,
+              std::vector<RunRecord>& out, const DriverHooks& hooks) {
+  using Space = typename Decomp::space_type;
+  using T = typename Decomp::value_type;
+  const MPI_Comm comm = d.comm();
+
+  const ProblemSize rs = d.resolve_shape();
+  auto plan = plan_kernels<Space, T>(
+      cfg, rs.m, rs.n, rs.k, [&](const KernelSpec& spec, int i) { d.accept_distributed(spec, i); }, comm);
+  PhaseClock common;
+  d.decide(plan, common);
+  const ProblemSize ls = d.local_shape();
+  const std::size_t work = workspace_bytes(plan, ls.m, ls.n, ls.k);
+  const MemoryNeed need = d.memory(work, cfg.verify);
+  check_memory_fits<Space>(need.device, need.host, need.problem, d.place(), d.place().rank, comm);
+
+  d.allocate(work, common);
+  d.distribute(common);
+
+  // The independent verifier: probe products of A and B, once per case.
+  std::unique_ptr<FreivaldsCheck<Space, T>> checker;
+  if (cfg.verify) {
+    const std::uint64_t probe_seed = mix64(cfg.seed ^ 0x5eed5eedULL) ^ std::uint64_t(size.m * 31 + size.n * 17 + size.k);
+    common.time("verify_setup", [&] {
+      checker = std::make_unique<FreivaldsCheck<Space, T>>(d.space(), d.A(), d.B(), d.placement(),
+                                                           exact_check_for(cfg.init), cfg.tolerance, probe_seed);
+    });
+  }
+  const std::function<LocalCheck()> check =
+      checker ? std::function<LocalCheck()>([&] { return checker->check(d.C()); }) : std::function<LocalCheck()>();
+
+  const std::size_t first_record = out.size();
+  for (auto& p : plan) {
+    if (const int sig = agree_stop(comm)) throw Stopped(sig);
+    run_kernel(d, cfg, size, backends, p, common, check, out, first_record, hooks);
+  }
+}
+
+}  // namespace mmapp::detail
+
+namespace mmapp::detail {
+
+/// One (size, dtype) case of a row-split deck on this rank's backend
+/// (run_row_split.cpp); the contract of run_case.
+void run_row_split_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
+                        const std::vector<std::string>& backends, std::vector<RunRecord>& out,
+                        const DriverHooks& hooks);
+
+/// One (size, dtype) case of a process-grid deck on this rank's backend
+/// (run_grid.cpp); the contract of run_case.
+void run_grid_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
+                   const std::vector<std::string>& backends, std::vector<RunRecord>& out, const DriverHooks& hooks);
+
+}  // namespace mmapp::detail
