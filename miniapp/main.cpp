@@ -23,6 +23,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 namespace {
 
@@ -43,19 +45,23 @@ void split_args(int argc, char** argv, std::vector<std::string>& own, std::vecto
   }
 }
 
-}  // namespace
+/// The command line: mmapp's options (parsed by CLI11) and Kokkos' own
+/// (--kokkos-*, left for Kokkos::initialize).
+struct CommandLine {
+  Options opt;
+  std::vector<std::string> kokkos_args;
+  bool done = false;  ///< --help printed (or a parse error reported): exit with `code`
+  int code = 0;
+};
 
-int main(int argc, char* argv[]) {
-  mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
-  mmapp::MpiSession mpi(argc, argv);
-  mmapp::install_stop_handlers();
-  const mmapp::RankPlacement place = mmapp::place_rank();
-  const bool root = place.rank == 0;
-
+/// Parses argv with CLI11. --help prints on rank 0 and ends with code 0; a
+/// parse error prints on rank 0 and ends with code 2 (done = true).
+CommandLine parse_command_line(int argc, char** argv, bool root) {
   CLI::App app{"mmapp: dense GEMM C = A x B with naive, shared, tiled and vendor (Kokkos Kernels) kernels on "
                "Kokkos, over MPI ranks (rows of A and C split, B replicated).",
                "mmapp"};
-  Options opt;
+  CommandLine cl;
+  Options& opt = cl.opt;
   app.add_option("deck", opt.deck, "YAML input deck (see inputs/example.yaml); required unless --kokkos-info");
   app.add_option("--backend", opt.backend,
                  "execution space to run on, overriding run.backend: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
@@ -67,8 +73,8 @@ int main(int argc, char* argv[]) {
       "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification or kernel failed, 2 bad "
       "input, 3 internal error, 4 stopped by SIGTERM/SIGINT (partial report written).");
 
-  std::vector<std::string> own, kokkos_args;
-  split_args(argc, argv, own, kokkos_args);
+  std::vector<std::string> own;
+  split_args(argc, argv, own, cl.kokkos_args);
   std::vector<std::string> reversed(own.rbegin(), own.rend());
   try {
     app.parse(reversed);
@@ -77,8 +83,99 @@ int main(int argc, char* argv[]) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);
     if (root) std::cout << out.str() << std::flush, std::cerr << err.str() << std::flush;
-    return code == 0 ? 0 : 2;
+    cl.done = true;
+    cl.code = code == 0 ? 0 : 2;
   }
+  return cl;
+}
+
+/// Starts Kokkos with the Kokkos arguments of the command line and this
+/// rank's GPU (--kokkos-device-id from the placement).
+std::unique_ptr<Kokkos::ScopeGuard> start_kokkos(const char* argv0, const std::vector<std::string>& kokkos_args,
+                                                 const mmapp::RankPlacement& place) {
+  std::vector<std::string> kargs{argv0};
+  for (const auto& a : kokkos_args) kargs.push_back(a);
+  if (place.device_id >= 0) kargs.push_back("--kokkos-device-id=" + std::to_string(place.device_id));
+  std::vector<char*> kargv;
+  for (auto& a : kargs) kargv.push_back(a.data());
+  int kargc = int(kargv.size());
+  kargv.push_back(nullptr);
+  return std::make_unique<Kokkos::ScopeGuard>(kargc, kargv.data());
+}
+
+/// One progress line on stderr (rank 0) after each finished run.
+void print_progress(const mmapp::RunRecord& r, int done, int total, double elapsed) {
+  const double left = done > 0 ? elapsed / done * (total - done) : 0;
+  const char* verdict = r.status == mmapp::RunStatus::error       ? "KERNEL ERROR"
+                        : r.status == mmapp::RunStatus::abandoned ? "abandoned"
+                        : !r.verify.enabled                       ? "not verified"
+                        : r.verify.passed                         ? "verified"
+                                                                  : "FAILED";
+  std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {} (elapsed {:.1f} s, about {:.0f} s left)\n", done,
+                           total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops, verdict, elapsed, left);
+}
+
+/// Runs the deck, prints the table and writes the report (rank 0); returns
+/// the exit code, the same on every rank. Collective.
+int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
+                   const std::vector<std::string>& backends, const mmapp::Provenance& prov) {
+  const bool root = place.rank == 0;
+  mmapp::DriverHooks hooks;
+  hooks.progress = print_progress;
+  // Rank 0 keeps every finished run and rewrites the report after each one
+  // ("complete": false), so a job killed later still leaves its results.
+  std::vector<mmapp::RunRecord> finished;
+  hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
+    finished = so_far;
+    if (cfg.report_path.empty()) return;
+    try {
+      mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, ""});
+    } catch (const std::exception& e) {
+      std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
+    }
+  };
+  std::vector<mmapp::RunRecord> runs;
+  int stopped_by = 0;
+  try {
+    runs = mmapp::run_deck(cfg, place, backends, hooks);
+  } catch (const mmapp::Stopped& s) {  // on every rank alike
+    stopped_by = s.signal;
+    runs = finished;
+  }
+  bool all_ok = true;
+  for (const auto& r : runs) all_ok &= r.passed();
+  int code = stopped_by ? mmapp::kExitStopped : all_ok ? 0 : 1;
+  if (root) {
+    mmapp::print_table(std::cout, runs);
+    if (stopped_by)
+      std::cout << "stopped by " << mmapp::signal_name(stopped_by) << " after " << runs.size()
+                << " run(s); the report is partial (\"complete\": false)\n";
+    if (!cfg.report_path.empty()) {
+      try {
+        mmapp::write_json_report(cfg.report_path, cfg, prov, runs,
+                                 {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
+        std::cout << "report written to " << cfg.report_path << "\n";
+      } catch (const std::exception& e) {
+        std::cerr << "mmapp: error: " << e.what() << "\n";
+        code = 3;
+      }
+    }
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);  // same exit code everywhere
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
+  mmapp::MpiSession mpi(argc, argv);
+  mmapp::install_stop_handlers();
+  const mmapp::RankPlacement place = mmapp::place_rank();
+  const bool root = place.rank == 0;
+  const CommandLine cl = parse_command_line(argc, argv, root);
+  if (cl.done) return cl.code;
+  const Options& opt = cl.opt;
 
   // Input errors before Kokkos starts: bad input never touches a device. One
   // line from rank 0, the same exit code on every rank.
@@ -112,16 +209,7 @@ int main(int argc, char* argv[]) {
   // cuBLAS must run plain FP32/FP64 so the reference is comparable: never TF32
   // (NVIDIA_TF32_OVERRIDE=0 forbids it in every CUDA library of the process).
   setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
-
-  // Kokkos, on this rank's GPU.
-  std::vector<std::string> kargs{argv[0]};
-  for (const auto& a : kokkos_args) kargs.push_back(a);
-  if (place.device_id >= 0) kargs.push_back("--kokkos-device-id=" + std::to_string(place.device_id));
-  std::vector<char*> kargv;
-  for (auto& a : kargs) kargv.push_back(a.data());
-  int kargc = int(kargv.size());
-  kargv.push_back(nullptr);
-  Kokkos::ScopeGuard kokkos(kargc, kargv.data());
+  const auto kokkos = start_kokkos(argv[0], cl.kokkos_args, place);
 
   int code = 0;
   try {
@@ -132,58 +220,7 @@ int main(int argc, char* argv[]) {
       return 0;
     }
     if (root) std::cout << "deck " << cfg.deck_path << "\n" << std::flush;
-
-    mmapp::DriverHooks hooks;
-    hooks.progress = [](const mmapp::RunRecord& r, int done, int total, double elapsed) {
-      const double left = done > 0 ? elapsed / done * (total - done) : 0;
-      const char* verdict = r.status == mmapp::RunStatus::error       ? "KERNEL ERROR"
-                            : r.status == mmapp::RunStatus::abandoned ? "abandoned"
-                            : !r.verify.enabled                       ? "not verified"
-                            : r.verify.passed                         ? "verified"
-                                                                      : "FAILED";
-      std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {} (elapsed {:.1f} s, about {:.0f} s left)\n",
-                               done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops, verdict, elapsed, left);
-    };
-    // Rank 0 keeps every finished run and rewrites the report after each one
-    // ("complete": false), so a job killed later still leaves its results.
-    std::vector<mmapp::RunRecord> finished;
-    hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
-      finished = so_far;
-      if (cfg.report_path.empty()) return;
-      try {
-        mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, ""});
-      } catch (const std::exception& e) {
-        std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
-      }
-    };
-    std::vector<mmapp::RunRecord> runs;
-    int stopped_by = 0;
-    try {
-      runs = mmapp::run_deck(cfg, place, backends, hooks);
-    } catch (const mmapp::Stopped& s) {  // on every rank alike
-      stopped_by = s.signal;
-      runs = finished;
-    }
-    bool all_ok = true;
-    for (const auto& r : runs) all_ok &= r.passed();
-    code = stopped_by ? mmapp::kExitStopped : all_ok ? 0 : 1;
-    if (root) {
-      mmapp::print_table(std::cout, runs);
-      if (stopped_by)
-        std::cout << "stopped by " << mmapp::signal_name(stopped_by) << " after " << runs.size()
-                  << " run(s); the report is partial (\"complete\": false)\n";
-      if (!cfg.report_path.empty()) {
-        try {
-          mmapp::write_json_report(cfg.report_path, cfg, prov, runs,
-                                   {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
-          std::cout << "report written to " << cfg.report_path << "\n";
-        } catch (const std::exception& e) {
-          std::cerr << "mmapp: error: " << e.what() << "\n";
-          code = 3;
-        }
-      }
-    }
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);  // same exit code everywhere
+    code = run_and_report(cfg, place, backends, prov);
   } catch (const mmapp::RunError& e) {
     code = fail(e.what(), e.exit_code);
   } catch (const std::exception& e) {
