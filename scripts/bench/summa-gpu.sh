@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/summa-gpu.sh — the process-grid (SUMMA) measurements on one node
-# with 4 GPUs: builds the cuda preset (scripts/gpu-node.sh build), runs the
+# scripts/bench/summa-gpu.sh — the process-grid (SUMMA) measurements on one node
+# with 4 GPUs: builds the cuda preset (scripts/bench/gpu-node.sh build), runs the
 # bench decks with `mpirun -np 4` (one rank per GPU, grid 2 x 2) and prints a
 # short table last. Every report and log goes to $OUT (default
 # build/summa-gpu-out/).
 #
-# Usage: scripts/summa-gpu.sh [STEP...]      (default: build 32768 131072 table)
-#   build    scripts/gpu-node.sh build (needs .offline/, see README)
+# Usage: scripts/bench/summa-gpu.sh [STEP...]      (default: build 32768 131072 table)
+#   build    scripts/bench/gpu-node.sh build (needs .offline/, see README)
 #   info     Open MPI's CUDA support and transports, nvidia-smi topology
 #   32768    inputs/bench/summa-32768.yaml (float, N = 32768, cuBLAS local GEMM):
 #              summa-auto            transfer auto, overlap auto (the defaults)
@@ -31,7 +31,7 @@
 # MMAPP_MPIRUN_ARGS=--oversubscribe MMAPP_EXTRA_ARGS="--set problem.n=256
 # --set parallel.decomposition.panel=32 --set parallel.share_devices=true".
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 out=${OUT:-$top/build/summa-gpu-out}
 mkdir -p "$out"
@@ -80,49 +80,14 @@ run() {
 }
 
 table() {
-  python3 - "$out" <<'PY'
-import glob, json, os, sys
-out = sys.argv[1]
-rows = []
-for path in sorted(glob.glob(os.path.join(out, "*.rc"))):
-    label = os.path.basename(path)[:-3]
-    rc = open(path).read().strip()
-    rep = os.path.join(out, label + ".json")
-    if not os.path.exists(rep):
-        rows.append([label, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", f"exit {rc}, no report"])
-        continue
-    r = json.load(open(rep))
-    for run in r["runs"]:
-        g = run.get("grid")
-        ranks = run.get("ranks") or []
-        def worst(phase):
-            v = [x["phases_s"].get(phase) for x in ranks if phase in x.get("phases_s", {})]
-            return f"{max(v):.3f}" if v else "-"
-        mem = max((x.get("memory_bytes", {}).get("device", 0) for x in ranks), default=0)
-        decomp = f"grid {g['p']}x{g['q']}" if g else "rows"
-        rows.append([label, run["kernel"], decomp,
-                     (g or {}).get("transfer", "-").replace("staged through pinned host memory", "staged")
-                     .replace("shared: an MPI shared-memory window (one node)", "shared"),
-                     (g or {}).get("overlap", "-") or "-", str((g or {}).get("panel", "-")),
-                     f"{run['time_s']['median']:.4f}" if run["status"] == "ok" else "-",
-                     f"{run['gflops'] / 1000:.1f}" if run["status"] == "ok" else "-",
-                     worst("summa_comm"), worst("summa_gemm"), f"{mem / 2**30:.1f}" if mem else "-",
-                     ("PASS" if run["verified"] else "FAIL") if run["status"] == "ok" else run["status"]])
-head = ["run", "kernel", "decomp", "transfer", "overlap", "panel", "median s", "TFLOP/s", "bcast s", "gemm s",
-        "dev GiB", "check"]
-w = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
-print("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-for x in rows:
-    print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(x)))
-print("(bcast s / gemm s: the slowest rank's mean per multiply; dev GiB: the largest rank's device memory)")
-PY
+  python3 "$top/scripts/analysis/summa_table.py" "$out"
 }
 
 steps=("$@")
 ((${#steps[@]})) || steps=(build 32768 131072 table)
 for step in "${steps[@]}"; do
   case $step in
-    build) scripts/gpu-node.sh build || exit 1 ;;
+    build) scripts/bench/gpu-node.sh build || exit 1 ;;
     info)
       { lscpu | grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node)"
         ompi_info --parsable --all 2>/dev/null | grep -E "mpi_built_with_cuda_support|pml_ucx|btl_smcuda" | head -n 20

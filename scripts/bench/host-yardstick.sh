@@ -6,11 +6,11 @@
 # OpenMP binding, alternating so that both see the same machine, and prints
 # GFLOP/s per run and the median ratio bound / unbound per dtype.
 #
-# Usage: scripts/host-yardstick.sh MMAPP_BINARY [OUT_DIR] [ROUNDS]
+# Usage: scripts/bench/host-yardstick.sh MMAPP_BINARY [OUT_DIR] [ROUNDS]
 # Environment: OMP_NUM_THREADS (default: every CPU); extra mmapp arguments in
 # MMAPP_ARGS (e.g. "--set problem.n=2048").
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${1:?usage: host-yardstick.sh MMAPP_BINARY [OUT_DIR] [ROUNDS]}
 out=${2:-$top/build/host-yardstick}
 rounds=${3:-2}
@@ -24,21 +24,4 @@ for ((r = 1; r <= rounds; ++r)); do
   env -u OMP_PROC_BIND -u OMP_PLACES "$bin" "$top/inputs/bench/host-yardstick.yaml" \
     --report "$out/yardstick-unbound-$r.json" ${MMAPP_ARGS:-} >"$out/yardstick-unbound-$r.log" 2>&1
 done
-python3 - "$out" "$rounds" <<'PY'
-import json, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-rates = {}
-for mode in ("bound", "unbound"):
-    for r in range(1, rounds + 1):
-        rep = json.load(open(f"{out}/yardstick-{mode}-{r}.json"))
-        blas = rep["provenance"].get("host_blas", {})
-        for run in rep["runs"]:
-            assert run["verified"], f"{mode} round {r}: {run['dtype']} not verified"
-            rates.setdefault((run["dtype"], run["n"]), {}).setdefault(mode, []).append(run["gflops"])
-        print(f"{mode:8} round {r}: OpenBLAS {blas.get('threading')} {blas.get('threads')} threads on "
-              f"{blas.get('cpus')} CPUs, bound={blas.get('bound')}: " +
-              ", ".join(f"{run['dtype']} {run['gflops']:.1f}" for run in rep["runs"]) + " GFLOP/s")
-for (dtype, n), m in sorted(rates.items()):
-    b, u = statistics.median(m["bound"]), statistics.median(m["unbound"])
-    print(f"{dtype:6} N = {n}: bound {b:.1f} GFLOP/s, unbound {u:.1f} GFLOP/s, bound / unbound = {b / u:.2f}")
-PY
+python3 "$top/scripts/analysis/host_yardstick.py" "$out" "$rounds"

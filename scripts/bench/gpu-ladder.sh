@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # One call on a GPU node: build, measure, check, summarise. Builds the `cuda`
-# preset as scripts/gpu-node.sh does (from .offline/), runs each deck with a
+# preset as scripts/bench/gpu-node.sh does (from .offline/), runs each deck with a
 # JSON report while logging the SM clock and power (nvidia-smi), optionally
 # reads the SASS instruction mix of the GEMM kernels (cuobjdump) and runs the
 # kernel tests or the whole suite, and prints one table of every run
 # (GFLOP/s, % of cuBLAS in the same run, verdict) last.
 #
-# Usage: scripts/gpu-ladder.sh [options] [DECK[:EXTRA_ARGS] ...]
+# Usage: scripts/bench/gpu-ladder.sh [options] [DECK[:EXTRA_ARGS] ...]
 #   --target T      build only target T (repeatable; default: everything, tests included)
 #   --fma-peak      the measured multiply-add ceiling first (mmapp-fma-peak, float and double,
 #                   2 s launches): fma-peak.txt; its clock and power in summary.txt
 #   --kernel-tests  run the kernel tests (every variant on every space against a host reference)
-#   --tests         run the whole suite (scripts/gpu-node.sh test) after the decks
+#   --tests         run the whole suite (scripts/bench/gpu-node.sh test) after the decks
 #   --tests-by S    give the suite only until S seconds after the start (default 590)
 #   --sass          SASS opcode counts of every mmapp GEMM kernel (sass-mix.txt)
 #   --set K=V       passed to every deck (repeatable)
@@ -37,7 +37,7 @@
 # tables, one row per run), tests.log, and logs.tar.gz (configure, build,
 # run, kernel-test logs, clocks.csv, sass-mix.txt).
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 out=${OUT:-$top/build/gpu-ladder-out}
 mkdir -p "$out"
@@ -75,7 +75,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm,
   >"$logs/gpu.txt" 2>&1 || true
 
 archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
-# Provenance: the hash written by scripts/pack-offline-deps.sh wins (the
+# Provenance: the hash written by scripts/setup/pack-offline-deps.sh wins (the
 # copy on a GPU node may carry a .git whose HEAD is not the commit copied:
 # the reports of 2026-11-23's first three calls named the landed commit);
 # without it, a copy without .git nested in another checkout must not take
@@ -114,44 +114,13 @@ fi
 
 if [[ -n "$sass_dump" ]]; then
   # Whole SASS, raw encodings included, of the GEMM kernels matching the regex.
-  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 -c '
-import re, sys, subprocess
-want = re.compile(sys.argv[1])
-keep = False
-for line in sys.stdin:
-    m = re.match(r"\s*Function : (\S+)", line)
-    if m:
-        d = subprocess.run(["c++filt", m.group(1)], capture_output=True, text=True).stdout.strip()
-        keep = bool(re.search(r"gemm_tiled|gemv_|splitk", d)) and bool(want.search(d))
-        if keep: print("Function : " + d)
-        continue
-    if keep: sys.stdout.write(line)
-' "$sass_dump" | gzip >"$out/sass-dump.txt.gz" || echo "gpu-ladder: SASS dump failed"
+  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 "$top/scripts/analysis/sass_dump.py" "$sass_dump" | gzip >"$out/sass-dump.txt.gz" || echo "gpu-ladder: SASS dump failed"
 fi
 
 if ((sass)); then
   # Opcode mix per GEMM kernel: FFMA/DFMA, wide and narrow scratch/global
   # accesses, barriers, local memory (spills), from the binary's SASS.
-  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 -c '
-import re, sys, subprocess, collections
-fun, mix, order = None, {}, []
-for line in sys.stdin:
-    m = re.match(r"\s*Function : (\S+)", line)
-    if m:
-        fun = m.group(1) if re.search(r"gemm_tiled|gemv_|splitk", m.group(1)) else None
-        if fun: mix[fun] = collections.Counter(); order.append(fun)
-        continue
-    if fun:
-        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
-        if m: mix[fun][m.group(1)] += 1
-keys = ["FFMA", "DFMA", "LDS.128", "LDS.64", "LDS", "STS", "STS.128", "LDG.E.128", "LDG.E", "BAR.SYNC.DEFER_BLOCKING", "LDL", "STL"]
-print("kernel | " + " | ".join(k.replace(".DEFER_BLOCKING", "") for k in keys) + " | total")
-for f in order:
-    d = subprocess.run(["c++filt", f], capture_output=True, text=True).stdout.strip()
-    k = re.search(r"(gemm_tiled_warp<mmapp::GpuTile<[^>]*>|gemm_tiled<[^>]*>|gemv_\w+<[^>]*>|splitk_reduce<[^>]*>)", d)
-    c = mix[f]
-    print((k.group(1) if k else d[:80]).replace("mmapp::", "") + " | " + " | ".join(str(c.get(x, 0)) for x in keys) + " | " + str(sum(c.values())))
-' >"$logs/sass-mix.txt" 2>&1 || echo "gpu-ladder: SASS mix failed (see sass-mix.txt)"
+  cuobjdump --dump-sass "$bin" 2>/dev/null | python3 "$top/scripts/analysis/sass_mix.py" >"$logs/sass-mix.txt" 2>&1 || echo "gpu-ladder: SASS mix failed (see sass-mix.txt)"
 fi
 
 if ((kernel_tests)); then
@@ -179,29 +148,8 @@ done
 kill "$smi" 2>/dev/null || true
 {
   # Median SM clock and highest power while each phase ran (samples at or above 1 GHz: the kernels').
-  python3 - "$logs/phases.txt" "$logs/clocks.csv" <<'EOF' || true
-import sys, statistics, datetime
-def ts(s):
-    return datetime.datetime.strptime(s.strip()[:19], "%Y/%m/%d %H:%M:%S")
-phases, start = [], {}
-for line in open(sys.argv[1]):
-    d, t, what, name = line.split()
-    (start.__setitem__(name, ts(d + " " + t)) if what == "start" else phases.append((name, start[name], ts(d + " " + t))))
-rows = []
-for line in open(sys.argv[2]):
-    f = [x.strip() for x in line.split(",")]
-    try:
-        rows.append((ts(f[0].replace("-", "/")), float(f[1]), float(f[2]), float(f[3])))
-    except (ValueError, IndexError):
-        pass
-for name, a, b in phases:
-    busy = [r for r in rows if a <= r[0] <= b and r[1] >= 1000]
-    if busy:
-        print(f"# clocks while {name} ran: SM clock median {statistics.median(r[1] for r in busy):.0f} MHz "
-              f"(min {min(r[1] for r in busy):.0f}), power max {max(r[2] for r in busy):.0f} W, "
-              f"temperature max {max(r[3] for r in busy):.0f} C, {len(busy)} samples")
-EOF
-  ((${#reports[@]})) && python3 scripts/plot_reports.py --table "${reports[@]}"
+  python3 "$top/scripts/analysis/clock_summary.py" "$logs/phases.txt" "$logs/clocks.csv" || true
+  ((${#reports[@]})) && python3 "$top/scripts/analysis/plot_reports.py" --table "${reports[@]}"
 } >"$out/summary.txt" 2>&1
 
 for deck in "${ncu_decks[@]}"; do
@@ -234,7 +182,7 @@ done
 if ((tests)); then
   left=$((tests_by - (SECONDS - t0)))
   echo "gpu-ladder: the whole suite, ${left} s left"
-  (OUT="$logs" timeout "$left" scripts/gpu-node.sh test >"$out/tests.log" 2>&1) ||
+  (OUT="$logs" timeout "$left" "$top/scripts/bench/gpu-node.sh" test >"$out/tests.log" 2>&1) ||
     echo "gpu-ladder: test suite FAILED or cut at the time limit (tests.log)"
   grep -E "tests passed|tests failed|\*\*\*|Failed|Passed" "$out/tests.log" | tail -n 14
 fi

@@ -4,9 +4,9 @@
 # it with Kokkos_ROOT (so nothing is fetched), builds the tests and runs one.
 # Exercises the "use an existing Kokkos" path in CI.
 #
-# Usage: scripts/ci-installed-kokkos.sh [PREFIX]   (default build/installed-kokkos/prefix)
+# Usage: scripts/ci/ci-installed-kokkos.sh [PREFIX]   (default build/installed-kokkos/prefix)
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 work=$top/build/installed-kokkos
 prefix=${1:-$work/prefix}

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The host-side measurements on the GPU node, with a binary built by
-# scripts/gpu-node.sh (MMAPP_PRESET=cuda-native: host code for the node's
+# scripts/bench/gpu-node.sh (MMAPP_PRESET=cuda-native: host code for the node's
 # CPU). Every report and log goes to $OUT (default build/host-gpu-node-out).
 #
-# Usage: scripts/host-gpu-node.sh [STEP...]   (default: host yardstick hetero)
+# Usage: scripts/bench/host-gpu-node.sh [STEP...]   (default: host yardstick hetero)
 #   host       inputs/bench/host-4096.yaml: host `tiled` against OpenBLAS, N = 4096,
 #              float and double, the OpenMP backend on every core, the jobs'
 #              binding (OMP_PROC_BIND=spread OMP_PLACES=threads), one run
-#   yardstick  scripts/host-yardstick.sh: OpenBLAS bound against unbound
+#   yardstick  scripts/bench/host-yardstick.sh: OpenBLAS bound against unbound
 #   hetero     inputs/bench/hetero.yaml on 2 ranks (rank 0 CUDA, rank 1 OpenMP on
 #              the other cores, weights: auto), then the GPU rank alone doing
 #              all rows (1 rank, CUDA), one after the other; prints both kernel times
@@ -15,7 +15,7 @@
 # MMAPP_HOST_THREADS (host threads, default every core; the hetero host rank
 # gets this minus 2).
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 out=${OUT:-$top/build/host-gpu-node-out}
 mkdir -p "$out"
@@ -24,17 +24,7 @@ threads=${MMAPP_HOST_THREADS:-$(nproc)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 pct() { # pct REPORT — the report's rows: kernel, dtype, size, GFLOP/s, % of vendor, verified
-  python3 - "$1" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-b = r["provenance"].get("host_blas", {})
-print(f"  ({r['provenance']['device']}; OpenBLAS {b.get('threading')} {b.get('threads')} threads, bound={b.get('bound')})")
-for run in r["runs"]:
-    pv = run.get("pct_of_vendor")
-    print(f"  {run['kernel']:14} {run['tile']:22} {run['dtype']:6} {run['m']}x{run['n']}x{run['k']}: "
-          f"{run['gflops']:9.1f} GFLOP/s, median {run['time_s']['median'] * 1e3:9.2f} ms"
-          + (f", {pv:.1f}% of vendor" if pv else "") + (", verified" if run["verified"] else ", NOT VERIFIED"))
-PY
+  python3 "$top/scripts/analysis/report_rows.py" "$1"
 }
 
 steps=("$@")
@@ -48,7 +38,7 @@ for step in "${steps[@]}"; do
       [[ -f "$out/host-4096.json" ]] && pct "$out/host-4096.json" ;;
     yardstick)
       echo "== yardstick: OpenBLAS bound against unbound, $threads threads"
-      OMP_NUM_THREADS=$threads scripts/host-yardstick.sh "$bin" "$out" 2 ;;
+      OMP_NUM_THREADS=$threads scripts/bench/host-yardstick.sh "$bin" "$out" 2 ;;
     hetero)
       # Each rank on its own half of the cores (ranks sharing cores under
       # OMP_PROC_BIND bind their main threads to the same core; the figure of
@@ -61,16 +51,7 @@ for step in "${steps[@]}"; do
       mpirun -np 1 --bind-to none -x OMP_NUM_THREADS=2 "$bin" inputs/bench/hetero.yaml --set run.backend=cuda \
         --set parallel.decomposition=even --report "$out/hetero-gpu-alone.json" >"$out/hetero-gpu-alone.log" 2>&1 ||
         tail -n 5 "$out/hetero-gpu-alone.log"
-      python3 - "$out/hetero-auto.json" "$out/hetero-gpu-alone.json" <<'PY'
-import json, sys
-both, alone = (json.load(open(p))["runs"][0] for p in sys.argv[1:3])
-t2, t1 = both["time_s"]["median"], alone["time_s"]["median"]
-print(f"  weights: auto: rows {both.get('rows_split')}, kernel time {t2 * 1e3:.2f} ms (verified: {both['verified']})")
-for r in both.get("ranks", []):
-    print(f"    rank {r.get('rank')}: {r.get('rows')} rows, measured median {r['kernel_s']['median']}, predicted {r.get('predicted_s')}")
-print(f"  the GPU alone: kernel time {t1 * 1e3:.2f} ms (verified: {alone['verified']})")
-print(f"  job / GPU alone = {t2 / t1:.3f} (bar: <= 1.05)")
-PY
+      python3 "$top/scripts/analysis/hetero_ratio.py" "$out/hetero-auto.json" "$out/hetero-gpu-alone.json"
       ;;
     *) echo "host-gpu-node: unknown step '$step' (host, yardstick, hetero)" >&2; exit 2 ;;
   esac

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Turns mmapp JSON reports into PNG plots (matplotlib from Debian's python3-matplotlib,
-hence /usr/bin/python3: scripts/setup-debian.sh --with-plots installs it).
+hence /usr/bin/python3: scripts/setup/setup-debian.sh --with-plots installs it).
 
-    scripts/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
+    scripts/analysis/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
         [--peak-fp32 66900] [--peak-fp64 33450] [--label-peak "H200"]
-    scripts/plot_reports.py --table REPORT.json [...]     (text tables only; no matplotlib needed)
+    scripts/analysis/plot_reports.py --table REPORT.json [...]     (text tables only; no matplotlib needed)
     --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_gflops_float_cuda.png)
 
 Writes, for every (dtype, backend) present in the reports:

@@ -5,14 +5,14 @@
 # system's apt setup is left as it was. Safe to run again: it installs nothing
 # that is already there.
 #
-# Usage: scripts/setup-debian.sh [--with-slurm] [--with-plots] [--with-fuzz]
+# Usage: scripts/setup/setup-debian.sh [--with-slurm] [--with-plots] [--with-fuzz]
 #   --with-slurm  slurm-wlm and munge, for the tests of jobs/ (tests/slurm)
-#   --with-plots  python3-matplotlib, for scripts/plot_reports.py
-#   --with-fuzz   clang and its libFuzzer/sanitizer runtimes, for scripts/run-fuzz.sh
+#   --with-plots  python3-matplotlib, for scripts/analysis/plot_reports.py
+#   --with-fuzz   clang and its libFuzzer/sanitizer runtimes, for scripts/ci/run-fuzz.sh
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=scripts/apt-private.sh
+# shellcheck source=scripts/setup/apt-private.sh
 source "$here/apt-private.sh"
 
 packages=(

@@ -2,10 +2,10 @@
 # Builds the `cuda` preset on a GPU node that reaches no package archive
 # (Ubuntu 24.04, CUDA 13.0, CMake 4.x, OpenMPI, Catch2 3.4 preinstalled),
 # from the Kokkos sources carried beside the checkout in .offline/ (made
-# by scripts/pack-offline-deps.sh), then runs what is asked. Every GPU
+# by scripts/setup/pack-offline-deps.sh), then runs what is asked. Every GPU
 # figure of this project comes from this script.
 #
-# Usage: scripts/gpu-node.sh [--np N] COMMAND...
+# Usage: scripts/bench/gpu-node.sh [--np N] COMMAND...
 #   build                      configure + build only (prints the build time)
 #   info                       nvidia-smi, and the Kokkos configuration from mmapp
 #   test                       the Catch2 suite through ctest (1 and 2 ranks)
@@ -17,7 +17,7 @@
 # for `test`, e.g. "-j4 -R unit"); MMAPP_BUILD_TARGET (e.g. mmapp: build the
 # executable alone, not the tests).
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
@@ -32,7 +32,7 @@ bin="$top/build/$preset/miniapp/mmapp"
 
 build() {
   if [[ ! -f "$archive" && ! -d "$MMAPP_CACHE_DIR/kokkos-3.4.01" ]]; then
-    echo "gpu-node: $archive is missing; run scripts/pack-offline-deps.sh on a machine with apt and carry .offline/" >&2
+    echo "gpu-node: $archive is missing; run scripts/setup/pack-offline-deps.sh on a machine with apt and carry .offline/" >&2
     exit 1
   fi
   local t0=$SECONDS

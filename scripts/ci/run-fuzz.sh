@@ -6,7 +6,7 @@
 # from tests/fuzz/seeds (the invalid-deck table of tests/test_config.cpp),
 # tests/fuzz/regressions (past findings) and inputs/.
 #
-# Usage: scripts/run-fuzz.sh [SECONDS]      (default 60)
+# Usage: scripts/ci/run-fuzz.sh [SECONDS]      (default 60)
 # Exit: 0 no finding; 1 a finding (crash, hang past 10 s, leak, undefined
 # behaviour, an exception other than DeckError, a malformed message or a
 # resolved_yaml that does not read back; see tests/fuzz/fuzz_deck.cpp): the
@@ -14,13 +14,13 @@
 # input to tests/fuzz/regressions/ (replayed by the fuzz_deck_replay test)
 # and a test to tests/test_config.cpp.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 secs=${1:-60}
 [[ "$secs" =~ ^[0-9]+$ ]] || { echo "run-fuzz.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 2; }
 cxx=${MMAPP_FUZZ_CXX:-clang++}
 command -v "$cxx" >/dev/null ||
-  { echo "run-fuzz.sh: $cxx not found (Debian: scripts/setup-debian.sh --with-fuzz installs clang and libclang-rt-14-dev)" >&2; exit 2; }
+  { echo "run-fuzz.sh: $cxx not found (Debian: scripts/setup/setup-debian.sh --with-fuzz installs clang and libclang-rt-14-dev)" >&2; exit 2; }
 
 out=$top/build/fuzz
 cmake -S tests/fuzz -B "$out" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" >"$out.configure.log" 2>&1 ||

@@ -7,12 +7,12 @@
 # kept until exit are suppressed (tests/sanitizers/lsan.supp), any other
 # leak fails.
 #
-# Usage: scripts/ci-asan.sh [KOKKOS_PREFIX]
+# Usage: scripts/ci/ci-asan.sh [KOKKOS_PREFIX]
 #   KOKKOS_PREFIX  an installed Kokkos + Kokkos Kernels to build against
 #                  (Kokkos_ROOT) instead of building Kokkos in-tree again;
-#                  CI passes the one scripts/ci-installed-kokkos.sh installed.
+#                  CI passes the one scripts/ci/ci-installed-kokkos.sh installed.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 mkdir -p build
 kokkos=()
