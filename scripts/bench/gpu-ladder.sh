@@ -28,7 +28,7 @@
 #                   Python regex RE, with the raw encodings (control bits: stall counts,
 #                   barriers, reuse): sass-dump.txt.gz
 # A deck may carry extra mmapp arguments after a colon, commas for spaces:
-#   inputs/bench/gpu-auto-square.yaml:--set,problem.dtype=double
+#   inputs/bench/gpu-shapes.yaml:--set,problem.dtype=double
 # Environment: OUT (default build/gpu-ladder-out); MMAPP_GPU_BUILD_DIR (build
 # there, linked as build/, so a warm machine keeps it when the checkout is
 # copied again).

@@ -4,7 +4,8 @@
 # (-fsanitize=fuzzer,address,undefined) into build/fuzz/, then runs
 # fuzz_deck on a working corpus (build/fuzz/corpus, kept between runs) seeded
 # from tests/fuzz/seeds (the invalid-deck table of tests/test_config.cpp),
-# tests/fuzz/regressions (past findings) and inputs/.
+# tests/fuzz/regressions (past findings), inputs/ and the tuning-round decks
+# (docs/results/*/decks/).
 #
 # Usage: scripts/ci/run-fuzz.sh [SECONDS]      (default 60)
 # Exit: 0 no finding; 1 a finding (crash, hang past 10 s, leak, undefined
@@ -35,7 +36,7 @@ rc=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   "$out/fuzz_deck" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
   -dict=tests/fuzz/deck.dict -artifact_prefix="$out/findings/" -print_final_stats=1 \
-  "$out/corpus" tests/fuzz/seeds tests/fuzz/regressions inputs >"$out/fuzz.log" 2>&1 || rc=$?
+  "$out/corpus" tests/fuzz/seeds tests/fuzz/regressions inputs docs/results/*/decks >"$out/fuzz.log" 2>&1 || rc=$?
 grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^Done" "$out/fuzz.log" || true
 if ((rc != 0)); then
   echo "run-fuzz.sh: FINDING (exit $rc); the log's end:"
