@@ -11,7 +11,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 python=${1:?usage: check-fixture.sh PYTHON FIXTURE}
 name=${2:?usage: check-fixture.sh PYTHON FIXTURE}
-cd "$here"
+cd "$here" || exit 2
 out=$("$python" ../../scripts/ci/check-layers.py --root "$name" 2>&1)
 rc=$?
 echo "$out"
