@@ -8,7 +8,7 @@
 #      (MMAPP_CACHE_DIR, default $ENV{MMAPP_CACHE_DIR}, else
 #      ${XDG_CACHE_HOME:-~/.cache}/mmapp), fetching them once with
 #      cmake/fetch-kokkos-source.sh (Debian source package trilinos 13.2.0-4),
-#      or unpacks MMAPP_KOKKOS_SOURCE_ARCHIVE (scripts/pack-offline-deps.sh);
+#      or unpacks MMAPP_KOKKOS_SOURCE_ARCHIVE (scripts/setup/pack-offline-deps.sh);
 #   2. copies them into the build tree and applies cmake/patches-kokkos-3.4.01.patch
 #      idempotently (already applied: nothing to do; not applicable: fatal error);
 #   3. sets MMAPP_KOKKOS_SOURCE_DIR (holds kokkos/ and kokkos-kernels/) and, when
@@ -47,7 +47,7 @@ else()
                     WORKING_DIRECTORY "${MMAPP_CACHE_DIR}" RESULT_VARIABLE _rc)
     if(NOT _rc EQUAL 0 OR NOT EXISTS "${_mmapp_stamp}")
       message(FATAL_ERROR "mmapp: ${MMAPP_KOKKOS_SOURCE_ARCHIVE} is not an archive made by "
-                          "scripts/pack-offline-deps.sh (no kokkos-3.4.01/.mmapp-source-* stamp)")
+                          "scripts/setup/pack-offline-deps.sh (no kokkos-3.4.01/.mmapp-source-* stamp)")
     endif()
   else()
     execute_process(COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/fetch-kokkos-source.sh" "${MMAPP_CACHE_DIR}"

@@ -34,7 +34,7 @@ mmapp: cannot fetch the Kokkos sources: $1
       cmake/fetch-kokkos-source.sh /some/dir     # or: apt-get source --download-only trilinos=$version
   then copy /some/dir/kokkos-3.4.01 to $dest (or set MMAPP_CACHE_DIR), or pass
   -DMMAPP_KOKKOS_SOURCE_ARCHIVE=/path/to/kokkos-3.4.01-sources.tar.gz (made by
-  scripts/pack-offline-deps.sh), or -DKokkos_ROOT=<an installed Kokkos>.
+  scripts/setup/pack-offline-deps.sh), or -DKokkos_ROOT=<an installed Kokkos>.
 MSG
 }
 
@@ -47,8 +47,8 @@ if [[ -n "${MMAPP_TRILINOS_TARBALL:-}" ]]; then
   cp "$MMAPP_TRILINOS_TARBALL" "$work/$tarball"
 else
   command -v apt-get >/dev/null || { offline_help "apt-get not found (not a Debian machine)"; exit 1; }
-  # shellcheck source=../scripts/apt-private.sh
-  source "$here/../scripts/apt-private.sh"
+  # shellcheck source=../scripts/setup/apt-private.sh
+  source "$here/../scripts/setup/apt-private.sh"
   apt_private_init source deb-src bookworm || { offline_help "no Debian source list to derive a deb-src entry from"; exit 1; }
   echo "mmapp: fetching trilinos=$version source with apt (166 MB, once)"
   if ! apt-get "${APT_PRIVATE_OPTS[@]}" -qq update >"$work/apt.log" 2>&1; then

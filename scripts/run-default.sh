@@ -7,7 +7,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
-bash scripts/setup-debian.sh
+bash scripts/setup/setup-debian.sh
 preset=${MMAPP_PRESET:-openmp-native}  # built and run here: host code for this CPU (README, Host instruction set)
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"

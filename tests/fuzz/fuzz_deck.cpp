@@ -4,7 +4,8 @@
 // Input format: the deck's YAML text, optionally followed by a line "#--set"
 // (a YAML comment, so the deck part stays valid YAML) and one override
 // "KEY=VALUE" per line after it. Seeds: tests/fuzz/seeds/ (the invalid-deck
-// table of tests/test_config.cpp, with overrides) and inputs/**.yaml.
+// table of tests/test_config.cpp, with overrides), inputs/**.yaml and the
+// tuning-round decks docs/results/*/decks/*.yaml.
 //
 // What counts as a finding (the process aborts, libFuzzer saves the input):
 // - any exception other than mmapp::DeckError escaping the parser (a crash,

@@ -1,6 +1,7 @@
 // replay_main.cpp — runs fuzz_deck.cpp's LLVMFuzzerTestOneInput over files
 // and folders without libFuzzer (any compiler): the corpus-replay test of
-// CTest (tests/fuzz/seeds, tests/fuzz/regressions, inputs/). A finding
+// CTest (tests/fuzz/seeds, tests/fuzz/regressions, inputs/,
+// docs/results/*/decks/). A finding
 // aborts, after the file's name is printed.
 //
 // Usage: fuzz_deck_replay PATH...   (a folder stands for every file in it, recursively)

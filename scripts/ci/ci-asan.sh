@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the openmp-asan preset (mmapp and its tests with
+# -fsanitize=address,undefined -fno-sanitize-recover=all; Kokkos itself not
+# instrumented) and runs its test preset: unit_np1, unit_np2, e2e_np1,
+# e2e_np2 with 2 OpenMP threads per rank, host_blas_*, fuzz_deck_replay.
+# Any ASan/UBSan report fails the test it happens in; Open MPI's allocations
+# kept until exit are suppressed (tests/sanitizers/lsan.supp), any other
+# leak fails.
+#
+# Usage: scripts/ci/ci-asan.sh [KOKKOS_PREFIX]
+#   KOKKOS_PREFIX  an installed Kokkos + Kokkos Kernels to build against
+#                  (Kokkos_ROOT) instead of building Kokkos in-tree again;
+#                  CI passes the one scripts/ci/ci-installed-kokkos.sh installed.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$top"
+mkdir -p build
+kokkos=()
+if [[ -n "${1:-}" ]]; then
+  prefix=$(cd "$1" 2>/dev/null && pwd) || { echo "ci-asan.sh: no Kokkos prefix $1" >&2; exit 2; }
+  kokkos=(-DKokkos_ROOT="$prefix" -DCMAKE_PREFIX_PATH="$prefix")
+fi
+cmake --preset openmp-asan "${kokkos[@]}" >build/openmp-asan.configure.log 2>&1 ||
+  { tail -n 30 build/openmp-asan.configure.log; exit 1; }
+grep -E "^-- mmapp" build/openmp-asan.configure.log || true
+cmake --build --preset openmp-asan
+ctest --preset openmp-asan --timeout 1800

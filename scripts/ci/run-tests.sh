@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine (system packages, Kokkos sources), builds the
+# `openmp` preset and runs the whole test suite with CTest. This is the
+# README's test command and what CI runs.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$top"
+bash scripts/setup/setup-debian.sh --with-slurm
+cmake --preset openmp
+cmake --build --preset openmp
+ctest --preset openmp --timeout 900

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Packs what a GPU node with no package archive needs beside the checkout
+# into .offline/ (git-ignored; carry it with the checkout):
+#   .offline/kokkos-3.4.01-sources.tar.gz   pristine Kokkos + Kokkos Kernels 3.4.01
+#                                          (fetched first if not cached; ~3.4 MB)
+#   .offline/include/xxhash.h              Debian's libxxhash-dev header (used header-only)
+#   .offline/git-hash                      HEAD's hash, for provenance where .git is not copied
+#                                          (run this script again after committing)
+# scripts/bench/gpu-node.sh builds from these.
+#
+# Usage: scripts/setup/pack-offline-deps.sh
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cache=${MMAPP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mmapp}
+out=$top/.offline
+bash "$top/cmake/fetch-kokkos-source.sh" "$cache"
+mkdir -p "$out/include"
+tar -czf "$out/kokkos-3.4.01-sources.tar.gz" -C "$cache" kokkos-3.4.01
+[[ -f /usr/include/xxhash.h ]] || { echo "mmapp: /usr/include/xxhash.h missing (scripts/setup/setup-debian.sh installs libxxhash-dev)" >&2; exit 1; }
+cp /usr/include/xxhash.h "$out/include/"
+git -C "$top" rev-parse --short=12 HEAD >"$out/git-hash" 2>/dev/null || echo unknown >"$out/git-hash"
+echo "mmapp: packed $(du -sh "$out" | cut -f1) into $out"

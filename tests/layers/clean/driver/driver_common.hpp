@@ -1,0 +1,2 @@
+#pragma once
+#include <Kokkos_Core.hpp>

@@ -1,0 +1,3 @@
+#pragma once
+#include "core/types.hpp"
+#include "host_simd.hpp"

@@ -1,0 +1,2 @@
+#include "driver/driver.hpp"
+#include "core/types.hpp"

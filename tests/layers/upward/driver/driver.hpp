@@ -1,0 +1,3 @@
+#pragma once
+#include "core/version.hpp"
+#include "kernels/gpu/tile.hpp"

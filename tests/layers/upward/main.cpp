@@ -1,0 +1,3 @@
+#include "app.hpp"
+#include "driver/driver.hpp"
+#include <mpi.h>
