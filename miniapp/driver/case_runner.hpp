@@ -30,6 +30,7 @@
 #pragma once
 
 #include "check/verify.hpp"
+#include "core/exec_spaces.hpp"
 #include "driver/measure.hpp"
 #include "driver/plan.hpp"
 
@@ -157,6 +158,19 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
 }  // namespace mmapp::detail
 
 namespace mmapp::detail {
+
+/// Calls f(Space{}, T{}) for the execution space named `backend` and the
+/// element type of `dt` (float, double). Throws std::invalid_argument when
+/// the backend is not compiled in (with_backend).
+template <class F>
+void with_backend_and_dtype(const std::string& backend, DType dt, F&& f) {
+  with_backend(backend, [&](auto space) {
+    if (dt == DType::f32)
+      f(space, float{});
+    else
+      f(space, double{});
+  });
+}
 
 /// One (size, dtype) case of a row-split deck on this rank's backend
 /// (run_row_split.cpp); the contract of run_case.

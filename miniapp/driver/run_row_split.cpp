@@ -3,23 +3,14 @@
 // the two decompositions compile in parallel).
 #include "driver/row_split.hpp"
 
-#include "core/exec_spaces.hpp"
-
 namespace mmapp::detail {
 
 void run_row_split_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
                         const std::vector<std::string>& backends, std::vector<RunRecord>& out,
                         const DriverHooks& hooks) {
-  with_backend(backends[place.rank], [&](auto space) {
-    using Space = decltype(space);
-    const auto run = [&](auto value) {
-      RowSplit<Space, decltype(value)> d(cfg, size, place);
-      run_case(d, cfg, size, backends, out, hooks);
-    };
-    if (dt == DType::f32)
-      run(float{});
-    else
-      run(double{});
+  with_backend_and_dtype(backends[place.rank], dt, [&](auto space, auto value) {
+    RowSplit<decltype(space), decltype(value)> d(cfg, size, place);
+    run_case(d, cfg, size, backends, out, hooks);
   });
 }
 
