@@ -5,12 +5,18 @@
 // reason the report prints. Each expectation is worked out from the rule's
 // definition in the comment beside it (tiles = ceil(M / BM) * ceil(N / BN),
 // use = M*N / (tiles * BM * BN), slices = ceil(K / chunk)). Also the host
-// rule.
+// rule, and the catalog's names and rule tags on every enabled space.
+#include "core/exec_spaces.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/kernel_names.hpp"
 #include "kernels/shape_rule.hpp"
 
+#include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -178,4 +184,34 @@ TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel"
   for (const long m : {8L, 9L, 4096L}) CHECK_FALSE(mmapp::host_rule_takes_rows(m, 8, &why));
   CHECK_FALSE(mmapp::host_rule_takes_rows(1, 0, &why));  // no micro-tile: never
   CHECK(why == "unset");                                 // untouched when false
+}
+
+TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-rule choice", "[rule]",
+                        mmapp::EnabledSpaces) {
+  using Space = TestType;
+  const auto check_space = [](auto zero) {
+    using T = decltype(zero);
+    const auto all = mmapp::kernel_variants<Space, T>();
+    const auto& names = mmapp::kernel_names();
+    for (const auto& v : all) CHECK(std::find(names.begin(), names.end(), v.name) != names.end());
+    for (const auto& name : names) CHECK_FALSE(mmapp::variants_named<Space, T>(name).empty());
+    if constexpr (!mmapp::is_host_space_v<Space>) {
+      std::vector<C> chosen{C::gemv_dot, C::gemv_cols_1, C::gemv_cols_8, C::gemv_rows_1, C::small_splitk,
+                            C::big, C::big_splitk, C::small};
+      if constexpr (std::is_same_v<T, double>) {
+        chosen.push_back(C::gemv_rows_4);
+        chosen.push_back(C::mid_splitk);
+      } else {
+        chosen.push_back(C::huge);
+      }
+      for (const C c : chosen) {
+        INFO("rule choice " << int(c));
+        CHECK(std::count_if(all.begin(), all.end(), [&](const auto& v) { return v.rule == c; }) == 1);
+      }
+    } else {
+      CHECK(std::none_of(all.begin(), all.end(), [](const auto& v) { return v.rule != C::none; }));
+    }
+  };
+  check_space(float(0));
+  check_space(double(0));
 }

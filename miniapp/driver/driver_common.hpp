@@ -8,7 +8,7 @@
 
 #include "driver/driver.hpp"
 #include "core/exec_spaces.hpp"
-#include "kernels/kernel_registry.hpp"
+#include "driver/resolve_kernel.hpp"
 #include "core/signals.hpp"
 #include "parallel/mpi_util.hpp"
 #include "check/verify.hpp"
