@@ -57,7 +57,9 @@ struct KernelVariant {
 /// Every variant compiled for (Space, T), each name's default first: the
 /// portable kernels (naive; shared with 16x16 and 32x32 tiles), the space's
 /// `tiled` table (host spaces: kernels/host/catalog_host.hpp; GPU spaces:
-/// kernels/gpu/catalog_gpu.hpp), then kokkoskernels. Defined in catalog_impl.hpp;
+/// kernels/gpu/catalog_gpu.hpp, whose ladder and tuning candidates the
+/// shape rule never picks are compiled only with the CMake option
+/// MMAPP_LADDER_VARIANTS), then kokkoskernels. Defined in catalog_impl.hpp;
 /// instantiated once for every enabled space, float and double
 /// (kernels/instantiate_<space>.cpp).
 template <class Space, class T>

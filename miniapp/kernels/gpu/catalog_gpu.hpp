@@ -5,9 +5,11 @@
 // (shape_rule.hpp, gpu_shape_rule) can choose carries that choice
 // (KernelVariant::rule); the rule's tile sizes are checked against the
 // configurations below at compile time. The ladder's steps and the tuning
-// candidates that the rule never picks are marked kLadderVariants
-// (MMAPP_LADDER_VARIANTS, 1 unless defined otherwise). Their measurements:
-// docs/performance.md. Included only by kernels/instantiate_cuda.cpp.
+// candidates that the rule never picks are compiled only when the CMake
+// option MMAPP_LADDER_VARIANTS is ON (scripts/gpu-ladder.sh turns it on);
+// they keep their places in the list, so a deck resolves to the same variant
+// in both builds. Their measurements: docs/performance.md. Included only by
+// kernels/instantiate_cuda.cpp.
 #pragma once
 
 #include "kernels/catalog.hpp"
@@ -22,12 +24,13 @@
 #include <vector>
 
 #ifndef MMAPP_LADDER_VARIANTS
-#define MMAPP_LADDER_VARIANTS 1
+#define MMAPP_LADDER_VARIANTS 0
 #endif
 
 namespace mmapp {
 
-/// True when this build compiles the GPU ladder and tuning candidates.
+/// True when this build compiles the GPU ladder and tuning candidates
+/// (CMake option MMAPP_LADDER_VARIANTS).
 inline constexpr bool kLadderVariants = MMAPP_LADDER_VARIANTS != 0;
 
 // The configurations the shape rule chooses (GpuTile<BM, BN, BK, WM, WN, TM,
