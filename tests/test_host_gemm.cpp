@@ -13,7 +13,7 @@
 #include "core/exec_spaces.hpp"
 #include "gemm_check.hpp"
 #include "deck/init.hpp"
-#include "kernels/kernel_registry.hpp"
+#include "kernels/catalog.hpp"
 #include "kernels/host/tiled_host.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>

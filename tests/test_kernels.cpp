@@ -10,7 +10,10 @@
 // (C = A B + beta C0). Also: B = I gives C == A bit for bit.
 #include "deck/init.hpp"
 #include "kernels/portable/fma_peak.hpp"
-#include "kernels/kernel_registry.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/gpu/gemv_gpu.hpp"
+#include "kernels/gpu/splitk.hpp"
+#include "kernels/vendor/vendor.hpp"
 #include "core/exec_spaces.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
@@ -240,7 +243,7 @@ void check_fma_chains() {
   CHECK(mmapp::fma_chains_flops(items, iters) == 2.0 * items * mmapp::kFmaChains * iters);
 }
 
-/// The GPU shape rule (detail::gpu_tiled_default) on classes whose choice
+/// The GPU shape rule (gpu_shape_rule, through default_variant) on classes whose choice
 /// does not depend on the device's SM count: the variant's tag. (Float
 /// 8192^3: its 2048 tiles of 128x256 fill their waves to at least 90% for
 /// every SM count from 1 to 252; the H200 has 132.)

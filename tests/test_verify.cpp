@@ -11,7 +11,8 @@
 //  - the decision is global: one rank's failing row fails every rank.
 #include "core/exec_spaces.hpp"
 #include "deck/init.hpp"
-#include "kernels/kernel_registry.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/vendor/vendor.hpp"
 #include "check/verify.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>

@@ -12,6 +12,8 @@
 // `--set KEY: message` instead. Only API common to yaml-cpp 0.7 and 0.8 is used.
 #include "deck/config.hpp"
 
+#include "kernels/kernel_names.hpp"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -108,7 +110,13 @@ const std::vector<std::string> kGridOnlyKeys{"panel", "overlap", "transfer"};
 const std::vector<std::string> kKernelKeys{"name", "tile", "thread_tile", "prefetch", "variant"};
 const std::vector<std::string> kSizeKeys{"m", "n", "k"};
 
-const std::vector<std::string> kKernelNames{"naive", "shared", "tiled", "kokkoskernels", "scalapack"};
+/// The single-device kernels (kernels/kernel_names.hpp, the catalog's names)
+/// and `scalapack` (grid decks only: SUMMA's yardstick).
+const std::vector<std::string> kKernelNames = [] {
+  std::vector<std::string> names = kernel_names();
+  names.push_back("scalapack");
+  return names;
+}();
 const std::vector<std::string> kDefaultKernels{"naive", "tiled", "kokkoskernels"};
 const std::vector<std::string> kDTypeNames{"float", "double"};
 const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};

@@ -70,7 +70,7 @@ struct ProblemSize {
 /// One kernel to run, as named in the deck's `kernels:` list.
 /// tile = {block_m, block_n, block_k} and thread_tile = {thread_m, thread_n};
 /// empty means "the kernel's default for the backend and the problem's shape"
-/// (kernel_registry.hpp, default_variant). `tile: auto` times every variant
+/// (kernels/catalog.hpp, default_variant). `tile: auto` times every variant
 /// compiled for the backend on the actual problem and keeps the fastest.
 struct KernelSpec {
   std::string name;                  ///< naive | shared | tiled | kokkoskernels | scalapack (grid decks only)

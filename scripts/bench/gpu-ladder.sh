@@ -82,8 +82,10 @@ archive="$top/.offline/kokkos-3.4.01-sources.tar.gz"
 # that checkout's hash: git stops at the parent.
 export GIT_CEILING_DIRECTORIES
 GIT_CEILING_DIRECTORIES=$(dirname "$top")
+# MMAPP_LADDER_VARIANTS=ON: the ladder steps and tuning candidates too (ladder
+# and tuning-round decks name them; `tile: auto` times them).
 cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
-  -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" \
+  -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" -DMMAPP_LADDER_VARIANTS=ON \
   >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
 build_targets=()
 ((${#targets[@]})) && build_targets=(--target "${targets[@]}")

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Registers and spills of every GPU GEMM kernel, without a GPU: compiles the
-# translation unit that holds the kernels (miniapp/driver/driver.cpp) with the
-# configured `cuda` build's own command plus -Xptxas=-v, into a scratch
+# translation unit that holds the kernels (miniapp/kernels/instantiate_cuda.cpp)
+# with the configured `cuda` build's own command plus -Xptxas=-v, into a scratch
 # object (the build directory is not touched), and prints one line per
 # gemm_tiled_warp / tiled / gemv kernel: dtype, GpuTile parameters, launch
 # bounds, registers, spill stores/loads. Also prints the compile's wall time.
 #
 # Usage: scripts/bench/ptxas-check.sh [BUILD_DIR] [SOURCE]
-#   BUILD_DIR  a configured cuda build (default build/cuda; `cmake --preset cuda` first)
-#   SOURCE     the translation unit (default miniapp/driver/driver.cpp)
+#   BUILD_DIR  a configured cuda build (default build/cuda; `cmake --preset cuda` first, with
+#              -DMMAPP_LADDER_VARIANTS=ON for the ladder and tuning candidates too)
+#   SOURCE     the translation unit (default miniapp/kernels/instantiate_cuda.cpp)
 # Environment: OUT (default: a temporary directory) receives ptxas.log and registers.txt.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$top/build/cuda}
-src=${2:-$top/miniapp/driver/driver.cpp}
+src=${2:-$top/miniapp/kernels/instantiate_cuda.cpp}
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-$(mktemp -d /tmp/ptxas-check.XXXXXX)}
 mkdir -p "$out"

@@ -5,7 +5,7 @@
 // number of such registers, and compile-time loop unrolling (static_for) that
 // does not depend on a compiler's unrolling pragma.
 // Nothing here runs on a GPU: the host kernels are instantiated for host
-// execution spaces only (see kernel_registry.hpp).
+// execution spaces only (see kernels/host/catalog_host.hpp).
 #pragma once
 
 #include <cstddef>

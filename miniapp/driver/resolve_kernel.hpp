@@ -1,0 +1,59 @@
+// resolve_kernel.hpp — a deck's `kernels:` entry resolved to a variant of the
+// kernel catalog (kernels/catalog.hpp) for one execution space, dtype and
+// problem shape: the variant that matches every key the entry gives, or the
+// shape rules' default when it gives none. Used by the case runners
+// (driver_common.hpp's plan_kernels, summa.cpp).
+#pragma once
+
+#include "deck/config.hpp"
+#include "kernels/catalog.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mmapp {
+
+/// A deck entry resolved to a variant, with why that variant ("deck",
+/// "default for the backend", "shape rule: ...", "host rule: ...").
+template <class Space, class T>
+struct ResolvedKernel {
+  KernelVariant<Space, T> variant;
+  std::string selection;
+};
+
+/// The variant a deck entry asks for, for an m x n x k problem: the first
+/// variant of that name matching every key the entry gives (tile,
+/// thread_tile, prefetch, variant = the tag; prefetch is ignored where a
+/// variant has no such switch), or, when it gives none, default_variant() for the shape. A
+/// `tile: auto` entry resolves to the shape default here; the driver then
+/// times every variant of the name. `deck`: the deck's path and `index` the
+/// entry's position, for messages. Throws DeckError
+/// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
+/// backend when the shape is not one of them, or when the name is unknown.
+template <class Space, class T>
+ResolvedKernel<Space, T> resolve_kernel(const KernelSpec& spec, const std::string& deck, int index, long m, long n,
+                                        long k) {
+  const auto same = variants_named<Space, T>(spec.name);
+  const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
+                            ": kernels[" + std::to_string(index) + "]";
+  if (same.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
+  if (spec.tile.empty() && spec.thread_tile.empty() && spec.prefetch < 0 && spec.variant.empty()) {
+    std::string why;
+    const std::size_t i = default_variant<Space, T>(same, m, n, k, why);
+    return {same[i], why};
+  }
+  std::string shapes;
+  for (const auto& v : same) {
+    const bool tile_ok = spec.tile.empty() || spec.tile == v.tile;
+    const bool thread_ok = spec.thread_tile.empty() || spec.thread_tile == v.thread_tile;
+    const bool prefetch_ok = spec.prefetch < 0 || v.prefetch < 0 || spec.prefetch == v.prefetch;
+    const bool variant_ok = spec.variant.empty() || spec.variant == v.tag;
+    if (tile_ok && thread_ok && prefetch_ok && variant_ok) return {v, "deck"};
+    shapes += (shapes.empty() ? "" : ", ") + v.shape();
+  }
+  throw DeckError(where + ".tile: shape not compiled for backend " + std::string(Space::name()) +
+                  " and this dtype; available: " + shapes);
+}
+
+}  // namespace mmapp

@@ -1,0 +1,246 @@
+// catalog_gpu.hpp — the GPU spaces' `tiled` tables, float and double: the
+// block-tiled kernel (tiled_gpu.hpp), the warp-tiled kernel at each
+// configuration compiled (GpuTile, tiled_gpu_warp.hpp; split-K: splitk.hpp)
+// and the GEMV-like kernels (gemv_gpu.hpp). Each variant the shape rule
+// (shape_rule.hpp, gpu_shape_rule) can choose carries that choice
+// (KernelVariant::rule); the rule's tile sizes are checked against the
+// configurations below at compile time. The ladder's steps and the tuning
+// candidates that the rule never picks are compiled only when the CMake
+// option MMAPP_LADDER_VARIANTS is ON (scripts/gpu-ladder.sh turns it on);
+// they keep their places in the list, so a deck resolves to the same variant
+// in both builds. Their measurements: docs/performance.md. Included only by
+// kernels/instantiate_cuda.cpp.
+#pragma once
+
+#include "kernels/catalog.hpp"
+#include "kernels/gpu/gemv_gpu.hpp"
+#include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/tiled_gpu.hpp"
+#include "kernels/gpu/tiled_gpu_warp.hpp"
+#include "kernels/shape_rule.hpp"
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#ifndef MMAPP_LADDER_VARIANTS
+#define MMAPP_LADDER_VARIANTS 0
+#endif
+
+namespace mmapp {
+
+/// True when this build compiles the GPU ladder and tuning candidates
+/// (CMake option MMAPP_LADDER_VARIANTS).
+inline constexpr bool kLadderVariants = MMAPP_LADDER_VARIANTS != 0;
+
+// The configurations the shape rule chooses (GpuTile<BM, BN, BK, WM, WN, TM,
+// TN, stages, vec, swizzle, min_blocks, split_kc, frag_pipe, frag_bytes>).
+/// Float, the big tile: 128x128x8 / 8x8, warp tiles 32x64, one scratch
+/// stage, 16-byte loads, block swizzle 8, two teams per SM.
+using FloatBig = GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>;
+/// Float, 128x256x8 / 8x16 register tiles in one 256-thread team per SM,
+/// two scratch stages: for problems whose tiles fill their waves.
+using FloatHuge = GpuTile<128, 256, 8, 64, 64, 8, 16, 2, true, 8, 1>;
+/// Float, the big tile's shape with two stages, K split by 4096.
+using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
+/// Float, the small tile: 64x64x16 / 4x8, four teams per SM.
+using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
+/// Float, the small tile without swizzle, K split by 1024.
+using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
+/// Double, the big tile: 8x8 register tiles in 128-thread teams with K steps
+/// of 8 (the FP64 accumulators take 128 registers; two teams per SM fit in
+/// 254 registers without spills), two scratch stages with the cross-tile
+/// fragment pipeline (one barrier per K tile; the edge loads use masks).
+using DoubleBig = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, true>;
+/// Double, the big tile split by 4096.
+using DoubleBigSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096, true>;
+/// Double, the small tile: 64x64x8 / 8x4, three teams per SM, where a
+/// problem has fewer big tiles.
+using DoubleSmall = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3>;
+/// Double, the small tile without swizzle, K split by 1024.
+using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
+/// Double, 96x96x8 / 8x6 (192-thread teams, two per SM), K split by 1024:
+/// for few tiles whose M and N it fills better than 64x64 tiles.
+using DoubleMidSplitK = GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>;
+
+namespace detail {
+/// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
+template <class Cfg>
+constexpr bool has_rule_tile(const RuleTile& t) {
+  return Cfg::BM == t.bm && Cfg::BN == t.bn && Cfg::split_kc == t.split_kc;
+}
+}  // namespace detail
+
+static_assert(detail::has_rule_tile<FloatBig>(rule_tiles::kFloatBig), "FloatBig vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatHuge>(rule_tiles::kFloatHuge), "FloatHuge vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatSplitK>(rule_tiles::kFloatBigSplitK), "FloatSplitK vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatSmall>(rule_tiles::kFloatSmall), "FloatSmall vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatSmallSplitK>(rule_tiles::kFloatSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleBig>(rule_tiles::kDoubleBig), "DoubleBig vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleBigSplitK>(rule_tiles::kDoubleBigSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleSmall>(rule_tiles::kDoubleSmall), "DoubleSmall vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleSmallSplitK>(rule_tiles::kDoubleSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMidSplitK>(rule_tiles::kDoubleMidSplitK), "vs shape_rule.hpp");
+
+namespace detail {
+/// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
+/// thread, P: register prefetch of the next K tile.
+template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
+KernelVariant<Space, T> tiled_variant() {
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0, nullptr, ""};
+}
+
+/// The tag of a warp-tiled variant: its features in words, e.g.
+/// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
+/// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
+/// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
+/// "lds8": 8-byte fragment reads).
+template <class Cfg>
+std::string gpu_tile_tag() {
+  std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
+  t += " " + std::to_string(Cfg::stages) + "st";
+  if (Cfg::vec) t += " vec";
+  if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
+  if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
+  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  if (Cfg::frag_pipe) t += " fragdb";
+  if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
+  return t;
+}
+/// A gemm_tiled_warp variant; prefetch: 1 when its K loop overlaps loads and
+/// compute; `rule`: the shape rule's choice it runs (none: never chosen).
+template <class Cfg, class Space, class T>
+KernelVariant<Space, T> warp_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
+  return {"tiled",
+          {Cfg::BM, Cfg::BN, Cfg::BK},
+          {Cfg::TM, Cfg::TN},
+          &gemm_tiled_warp<Cfg, Space, T>,
+          Cfg::stages > 0 ? 1 : 0,
+          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          gpu_tile_tag<Cfg>(),
+          rule};
+}
+/// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
+template <int MT, int KS, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_cols_variant(GpuRuleChoice rule) {
+  constexpr int vw = 16 / int(sizeof(T));
+  return {"tiled", {MT, 32 * vw, Kc}, {MT, vw}, &gemv_cols<MT, KS, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-cols m" + std::to_string(MT), rule};
+}
+/// gemv_dot (M = N = 1): tile [1, 1, K chunk], thread tile [1, chunk].
+template <int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_dot_variant(GpuRuleChoice rule) {
+  constexpr int vw = 16 / int(sizeof(T));
+  return {"tiled", {1, 1, Kc}, {1, vw}, &gemv_dot<Kc, Space, T>, -1, &gemv_dot_workspace_bytes<T, Kc>, "gemv-dot",
+          rule};
+}
+/// gemv_rows (N <= NT): tile [rows per team, NT, K chunk (or the K step of
+/// a row's lanes without split-K)], thread tile [rows per member, NT].
+template <int NT, int R, int RPW, int Kc, class Space, class T>
+KernelVariant<Space, T> gemv_rows_variant(GpuRuleChoice rule) {
+  constexpr int step = 32 * (16 / int(sizeof(T)));  // K elements a row's 32 lanes cover per step
+  return {"tiled", {R * RPW, NT, Kc > 0 ? Kc : step}, {RPW, NT}, &gemv_rows<NT, R, RPW, Kc, Space, T>, -1,
+          Kc > 0 ? &gemv_workspace_bytes<T, Kc> : nullptr, "gemv-rows n" + std::to_string(NT), rule};
+}
+
+// The tables. Tags (gpu_tile_tag) tell apart variants of one tile and thread
+// tile; a deck's {tile, thread_tile, prefetch, variant} names the first of
+// them listed, `tiled` alone the shape rule's choice, `tile: auto` the
+// fastest of all compiled on the problem. `if constexpr (kLadderVariants)`
+// marks the entries the rule never picks.
+
+/// Float: the block-tiled kernel, the ladder at 128x128x8 / 8x8 from it to
+/// FloatBig (one feature per step), then the other tiles and the GEMV-like kernels.
+template <class Space>
+void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
+  using T = float;
+  using R = GpuRuleChoice;
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());   // tiled_gpu.hpp, register prefetch
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // the same without
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+  if constexpr (kLadderVariants) {
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 0>, Space, T>());    // 16-byte loads
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 2>, Space, T>());    // + launch bounds
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 0, 2>, Space, T>());  // + warp tiles
+  }
+  v.push_back(warp_variant<FloatBig, Space, T>(R::big));  // + block swizzle
+  if constexpr (kLadderVariants)
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());  // + two stages
+  v.push_back(warp_variant<FloatHuge, Space, T>(R::huge));
+  if constexpr (kLadderVariants)
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 4>, Space, T>());
+  v.push_back(warp_variant<FloatSmall, Space, T>(R::small));
+  v.push_back(warp_variant<FloatSplitK, Space, T>(R::big_splitk));
+  v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>(R::gemv_cols_1));
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>(R::gemv_cols_8));
+  v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
+  if constexpr (kLadderVariants) v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::none));
+  v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
+}
+
+/// Double: the block-tiled kernel, then the warp-tiled shapes, the split
+/// tiles and the GEMV-like kernels.
+template <class Space>
+void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
+  using T = double;
+  using R = GpuRuleChoice;
+  v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());  // tiled_gpu.hpp
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+  if constexpr (kLadderVariants) {
+    // 8x8 tiles without the fragment pipeline: 64x128 (128 threads) with
+    // BK = 8 and 4, two and one stages; 128x128 in one 256-thread team.
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 2, true, 8, 2>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 128, 4, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 1>, Space, T>());
+    // One scratch stage: 64x128, 128x128 in one 256-thread team, BK = 16,
+    // the transposed 128x64 block, and 8x4 tiles at four teams per SM.
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2>, Space, T>());
+    v.push_back(warp_variant<GpuTile<128, 128, 8, 32, 64, 8, 8, 1, true, 8, 1>, Space, T>());
+    v.push_back(warp_variant<GpuTile<128, 128, 16, 32, 64, 8, 8, 1, true, 8, 1>, Space, T>());
+    v.push_back(warp_variant<GpuTile<128, 64, 8, 64, 32, 8, 8, 1, true, 8, 2>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 4>, Space, T>());
+  }
+  v.push_back(warp_variant<DoubleSmall, Space, T>(R::small));
+  if constexpr (kLadderVariants)  // the small tile with one stage
+    v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 1, true, 8, 3>, Space, T>());
+  v.push_back(warp_variant<DoubleBig, Space, T>(R::big));
+  if constexpr (kLadderVariants) {
+    // Fragment double buffering ("fragdb") on 8x8 tiles at two teams per SM
+    // (one and no scratch stages), 8x4 at three and four teams and 4x8 at
+    // three; 8-byte fragment reads ("lds8") on the big tile; BK = 16 on the
+    // big tile without prefetch registers (with them it spills).
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 0, true>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 0, true, 8, 2, 0, true>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 8, 3, 0, true>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 8, 4, 0, true, 8, 4, 0, true>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 64, 8, 32, 32, 4, 8, 1, true, 8, 3, 0, true>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 0, false, 8>, Space, T>());
+    v.push_back(warp_variant<GpuTile<64, 128, 16, 32, 64, 8, 8, 0, true, 8, 2>, Space, T>());
+  }
+  v.push_back(warp_variant<DoubleMidSplitK, Space, T>(R::mid_splitk));
+  v.push_back(warp_variant<DoubleBigSplitK, Space, T>(R::big_splitk));
+  if constexpr (kLadderVariants)  // the one-stage fragment-pipelined big tile, split by 4096
+    v.push_back(warp_variant<GpuTile<64, 128, 8, 32, 64, 8, 8, 1, true, 8, 2, 4096, true>, Space, T>());
+  v.push_back(warp_variant<DoubleSmallSplitK, Space, T>(R::small_splitk));
+  v.push_back(gemv_cols_variant<1, 8, 256, Space, T>(R::gemv_cols_1));
+  v.push_back(gemv_cols_variant<8, 8, 256, Space, T>(R::gemv_cols_8));
+  v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
+  v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::gemv_rows_4));
+  v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
+}
+}  // namespace detail
+
+/// The GPU `tiled` table of (Space, T): detail::gpu_float_variants or
+/// detail::gpu_double_variants.
+template <class Space, class T>
+void gpu_variants(std::vector<KernelVariant<Space, T>>& v) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
+  if constexpr (std::is_same_v<T, float>)
+    detail::gpu_float_variants<Space>(v);
+  else
+    detail::gpu_double_variants<Space>(v);
+}
+
+}  // namespace mmapp

@@ -1,0 +1,20 @@
+// kernel_names.hpp — the deck names of the single-device kernels, in one
+// place: the deck parser accepts these (and `scalapack`, grid decks only:
+// deck/config.cpp), and the catalog (kernels/catalog.hpp) holds at least one
+// variant of each on every execution space. No Kokkos: the deck layer
+// includes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mmapp {
+
+/// The names `kernels:` accepts for one device's GEMM, in ladder order:
+/// naive, shared, tiled, kokkoskernels (the vendor GEMM).
+inline const std::vector<std::string>& kernel_names() {
+  static const std::vector<std::string> names{"naive", "shared", "tiled", "kokkoskernels"};
+  return names;
+}
+
+}  // namespace mmapp

@@ -1,0 +1,93 @@
+// shape_rule.cpp — the GPU and host shape rules (see shape_rule.hpp).
+#include "kernels/shape_rule.hpp"
+
+#include "kernels/gpu/splitk.hpp"  // splitk_slices: how many K slices a split variant makes
+
+#include <algorithm>
+
+namespace mmapp {
+
+namespace {
+
+/// Tiles of `t` covering an m x n C.
+long tiles_of(const RuleTile& t, long m, long n) { return ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn); }
+
+/// The fraction of `tiles` tiles of `t` that an m x n C fills.
+double use_of(const RuleTile& t, long tiles, long m, long n) {
+  return double(m) * double(n) / (double(tiles) * t.bm * t.bn);
+}
+
+/// The rule's choice and its reason for the report.
+GpuRuleChoice chose(GpuRuleChoice c, const std::string& rule, std::string* why) {
+  if (why) *why = "shape rule: " + rule;
+  return c;
+}
+
+/// Steps 0-2: GEMV-like shapes (M or N tiny); `none` when the shape is not one.
+GpuRuleChoice gemv_like(bool is_double, long m, long n, std::string* why) {
+  using C = GpuRuleChoice;
+  if (m == 1 && n == 1) return chose(C::gemv_dot, "M = N = 1: gemv_dot, K split by 8192", why);
+  if (m <= 8 || (is_double && m <= 16))
+    return m == 1  ? chose(C::gemv_cols_1, "M = 1: gemv_cols, K split by 256", why)
+           : m <= 8 ? chose(C::gemv_cols_8, "M <= 8: gemv_cols, K split by 256", why)
+                    : chose(C::gemv_cols_8, "M <= 16 (double): gemv_cols in groups of 8 rows, K split by 256", why);
+  if (n == 1) return chose(C::gemv_rows_1, "N = 1: gemv_rows, K split by 2048", why);
+  if (is_double && n <= 4) return chose(C::gemv_rows_4, "N <= 4: gemv_rows, 4 rows per member", why);
+  if (n <= 8) return chose(C::small_splitk, "N <= 8: small tile, K split by 1024", why);
+  return C::none;
+}
+
+/// Step 3 (float): whether the 128x256 tile fills its tiles and their waves,
+/// with rows of A and B 16-byte aligned and K long enough.
+bool huge_fits(long m, long n, long k, long sms) {
+  const RuleTile& h = rule_tiles::kFloatHuge;
+  const long tiles = tiles_of(h, m, n);
+  const long waves = (tiles + sms - 1) / sms;
+  const double fill = double(tiles) / double(waves * sms);
+  return use_of(h, tiles, m, n) >= 0.75 && fill >= 0.9 && n % 4 == 0 && k % 4 == 0 && k >= 512;
+}
+
+}  // namespace
+
+GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
+  const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
+  const long sms = sm_count;
+  const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;
+  const RuleTile& big_split = is_double ? rt::kDoubleBigSplitK : rt::kFloatBigSplitK;
+  const RuleTile& small = is_double ? rt::kDoubleSmall : rt::kFloatSmall;
+  const RuleTile& small_split = is_double ? rt::kDoubleSmallSplitK : rt::kFloatSmallSplitK;
+  const long tiles = tiles_of(big, m, n);
+  const long enough = is_double ? 2 * sms : sms;
+  const std::string big_name = std::to_string(big.bm) + "x" + std::to_string(big.bn);
+  if (!is_double && huge_fits(m, n, k, sms))
+    return chose(C::huge, "128x256 tiles (8x16 per thread) filling their waves", why);
+  if (use_of(big, tiles, m, n) >= 0.5) {
+    if (tiles >= enough) return chose(C::big, big_name + " tiles", why);
+    const long split_enough = std::max(enough, (3 * sms + 1) / 2);
+    if (tiles * splitk_slices(m, n, k, big_split.split_kc, elem) >= split_enough)
+      return chose(C::big_splitk, "few " + big_name + " tiles: K split by 4096", why);
+  }
+  const long tiles64 = tiles_of(small, m, n);
+  if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64) {
+    if (is_double) {  // 96x96 tiles covering fewer cells than 64x64 tiles
+      const RuleTile& mid = rt::kDoubleMidSplitK;
+      const long tiles96 = tiles_of(mid, m, n);
+      if (tiles96 * mid.bm * mid.bn < tiles64 * small.bm * small.bn &&
+          tiles96 * splitk_slices(m, n, k, mid.split_kc, elem) > tiles96)
+        return chose(C::mid_splitk, "few tiles, 96x96 fuller than 64x64: K split by 1024", why);
+    }
+    return chose(C::small_splitk, "few 64x64 tiles: K split by 1024", why);
+  }
+  return chose(C::small, "64x64 tiles", why);
+}
+
+bool host_rule_takes_rows(long m, long mr, std::string* why) {
+  if (m >= mr) return false;
+  if (why) *why = "host rule: m < " + std::to_string(mr) + " rows (the packed kernel's micro-tile)";
+  return true;
+}
+
+}  // namespace mmapp

@@ -1,0 +1,88 @@
+// shape_rule.hpp — the shape rules that choose a kernel's default variant
+// from the problem alone, as pure functions: no Kokkos, no execution-space
+// query, so the host CI tests every class they tell apart
+// (tests/test_shape_rule.cpp). The catalog (kernels/catalog.hpp,
+// default_variant) asks the space for its SM count, calls the rule and maps
+// its choice to the variant tagged with it (KernelVariant::rule). Kokkos
+// Kernels' KokkosBlas3_gemm_spec.hpp plays the same part there: which path
+// for which types and sizes, apart from the kernels themselves.
+// Measured basis of every threshold: docs/performance.md ("The shape rule").
+#pragma once
+
+#include <string>
+
+namespace mmapp {
+
+/// What the GPU shape rule (gpu_shape_rule) chooses for `tiled`: one variant
+/// of the GPU catalog per value (kernels/gpu/catalog_gpu.hpp tags it).
+/// Tiles are block M x N x K / per-thread M x N; "split" = K split into
+/// chunks whose partial tiles are summed in a fixed order (splitk.hpp).
+enum class GpuRuleChoice {
+  none,          ///< not a choice of the rule (variants the rule never picks)
+  gemv_dot,      ///< M = N = 1: gemv_dot, K split by 8192
+  gemv_cols_1,   ///< M = 1: gemv_cols, one row, K split by 256
+  gemv_cols_8,   ///< M <= 8 (double: M <= 16): gemv_cols, groups of 8 rows, K split by 256
+  gemv_rows_1,   ///< N = 1: gemv_rows, K split by 2048
+  gemv_rows_4,   ///< double, N <= 4: gemv_rows, 4 rows per team member
+  small_splitk,  ///< the small tile, K split by 1024
+  huge,          ///< float 128x256x8 / 8x16, one 256-thread team per SM
+  big,           ///< float 128x128x8 / 8x8, double 64x128x8 / 8x8
+  big_splitk,    ///< the big tile, K split by 4096
+  mid_splitk,    ///< double 96x96x8 / 8x6, K split by 1024
+  small,         ///< float 64x64x16 / 4x8, double 64x64x8 / 8x4
+};
+
+/// A block tile the GPU rule reasons about: BM x BN elements of C per team,
+/// and the K chunk of its split form (0: not split). The GPU catalog's
+/// configurations (kernels/gpu/catalog_gpu.hpp) are checked against these at
+/// compile time, so the rule and the kernels it names cannot drift apart.
+struct RuleTile {
+  int bm, bn, split_kc;
+};
+
+/// The tiles of gpu_shape_rule, per dtype.
+namespace rule_tiles {
+inline constexpr RuleTile kFloatHuge{128, 256, 0};
+inline constexpr RuleTile kFloatBig{128, 128, 0};
+inline constexpr RuleTile kFloatBigSplitK{128, 128, 4096};
+inline constexpr RuleTile kFloatSmall{64, 64, 0};
+inline constexpr RuleTile kFloatSmallSplitK{64, 64, 1024};
+inline constexpr RuleTile kDoubleBig{64, 128, 0};
+inline constexpr RuleTile kDoubleBigSplitK{64, 128, 4096};
+inline constexpr RuleTile kDoubleMidSplitK{96, 96, 1024};
+inline constexpr RuleTile kDoubleSmall{64, 64, 0};
+inline constexpr RuleTile kDoubleSmallSplitK{64, 64, 1024};
+}  // namespace rule_tiles
+
+/// The GPU shape rule for `tiled`: the variant for an m x n x k problem
+/// (C m x n, A m x k, B k x n; each >= 1) of float (is_double false) or double
+/// on a device with `sm_count` multiprocessors (>= 1). When `why` is not
+/// null it receives the reason for the report's `selection`, "shape rule:
+/// ...". In order (tiles x slices count teams; slices from splitk_slices):
+///  0. M = N = 1: gemv_dot;
+///  1. M <= 8, or double M <= 16: gemv_cols (M = 1: the one-row form);
+///  2. N = 1: gemv_rows; double N <= 4: gemv_rows, 4 rows per member;
+///     N <= 8: the small tile split by 1024;
+///  3. float: the 128x256 tile when M*N fills at least 3/4 of its tiles,
+///     the tiles fill their waves (tiles / (ceil(tiles / sms) * sms)) to at
+///     least 90%, K >= 512 and N and K are multiples of 4 (rows of A and B
+///     16-byte aligned when contiguous);
+///  4. where M*N fills at least half of the big tiles: the big tile when
+///     there are at least `sms` (float) / 2*`sms` (double) of them; else the
+///     big tile split by 4096 when its tiles x slices reach that count and
+///     1.5*`sms`;
+///  5. fewer 64x64 tiles than SMs, and K long enough to split by 1024: for
+///     double, the 96x96 tile split by 1024 when its tiles cover fewer cells
+///     than the 64x64 ones (and K splits); else the small tile split by 1024;
+///  6. otherwise the small tile.
+GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why);
+
+/// The host rule for `tiled`: true when an m-row problem takes the few-rows
+/// kernel (tag "rows") instead of the packed GotoBLAS/BLIS kernel whose
+/// micro-tile has `mr` rows, i.e. when m < mr: the packed kernel would pad
+/// those rows to MR and pack all of B for them, the rows kernel streams B
+/// once. When true and `why` is not null, *why = "host rule: m < MR rows (the
+/// packed kernel's micro-tile)" with MR's value.
+bool host_rule_takes_rows(long m, long mr, std::string* why);
+
+}  // namespace mmapp

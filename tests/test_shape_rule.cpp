@@ -1,0 +1,217 @@
+// The shape rules (miniapp/kernels/shape_rule.hpp) on the host, no GPU
+// needed: gpu_shape_rule on every class it tells apart, float and double,
+// at 132 SMs (the H200) and at 108 and 80 where the SM count changes the
+// choice, on shapes that are no multiple of the tiles; the choice and the
+// reason the report prints. Each expectation is worked out from the rule's
+// definition in the comment beside it (tiles = ceil(M / BM) * ceil(N / BN),
+// use = M*N / (tiles * BM * BN), slices = ceil(K / chunk)). Also the host
+// rule, and the catalog's names and rule tags on every enabled space.
+#include "core/exec_spaces.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/kernel_names.hpp"
+#include "kernels/shape_rule.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using mmapp::GpuRuleChoice;
+using C = GpuRuleChoice;
+
+struct Case {
+  bool is_double;
+  long m, n, k, sms;
+  GpuRuleChoice choice;
+  std::string why;
+};
+
+const std::string kDot = "shape rule: M = N = 1: gemv_dot, K split by 8192";
+const std::string kCols1 = "shape rule: M = 1: gemv_cols, K split by 256";
+const std::string kCols8 = "shape rule: M <= 8: gemv_cols, K split by 256";
+const std::string kCols16 = "shape rule: M <= 16 (double): gemv_cols in groups of 8 rows, K split by 256";
+const std::string kRows1 = "shape rule: N = 1: gemv_rows, K split by 2048";
+const std::string kRows4 = "shape rule: N <= 4: gemv_rows, 4 rows per member";
+const std::string kNarrow = "shape rule: N <= 8: small tile, K split by 1024";
+const std::string kHuge = "shape rule: 128x256 tiles (8x16 per thread) filling their waves";
+const std::string kBigF = "shape rule: 128x128 tiles";
+const std::string kBigD = "shape rule: 64x128 tiles";
+const std::string kBigSplitF = "shape rule: few 128x128 tiles: K split by 4096";
+const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
+const std::string kMid = "shape rule: few tiles, 96x96 fuller than 64x64: K split by 1024";
+const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
+const std::string kSmall = "shape rule: 64x64 tiles";
+
+void check(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
+    std::string why = "unset";
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why) == c.choice);
+    CHECK(why == c.why);
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, nullptr) == c.choice);  // why is optional
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GPU shape rule: GEMV-like shapes (M or N tiny)", "[rule]") {
+  check({
+      // M = N = 1, whatever K: a dot product.
+      {false, 1, 1, 4000000, 132, C::gemv_dot, kDot},
+      {true, 1, 1, 3, 132, C::gemv_dot, kDot},
+      // M = 1 (N > 1): the one-row gemv_cols.
+      {false, 1, 8192, 8192, 132, C::gemv_cols_1, kCols1},
+      {true, 1, 2, 77, 80, C::gemv_cols_1, kCols1},
+      // 2 <= M <= 8: gemv_cols in a group of 8 rows, both dtypes, N = 1 included (M is asked first).
+      {false, 8, 8192, 8192, 132, C::gemv_cols_8, kCols8},
+      {true, 5, 1000, 77, 132, C::gemv_cols_8, kCols8},
+      {false, 3, 1, 1000, 108, C::gemv_cols_8, kCols8},
+      // 9 <= M <= 16: double only, two groups of 8 rows.
+      {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
+      {true, 9, 100, 100, 80, C::gemv_cols_8, kCols16},
+      // N = 1 (M > 16, or float M > 8): gemv_rows split by 2048.
+      {false, 100, 1, 100, 132, C::gemv_rows_1, kRows1},
+      {true, 17, 1, 5000, 132, C::gemv_rows_1, kRows1},
+      {false, 9, 1, 5000, 108, C::gemv_rows_1, kRows1},
+      // Double 2 <= N <= 4: gemv_rows with 4 rows per member.
+      {true, 1000, 4, 5000, 132, C::gemv_rows_4, kRows4},
+      {true, 1000, 2, 77, 80, C::gemv_rows_4, kRows4},
+      // N <= 8 otherwise (float 2 <= N <= 8, double 5 <= N <= 8): the small tile split by 1024.
+      {false, 1000, 4, 5000, 132, C::small_splitk, kNarrow},
+      {false, 1000, 8, 5000, 132, C::small_splitk, kNarrow},
+      {true, 1000, 5, 5000, 132, C::small_splitk, kNarrow},
+      {true, 17, 8, 5000, 108, C::small_splitk, kNarrow},
+  });
+}
+
+TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles and waves", "[rule]") {
+  check({
+      // 8192^3: 64 x 32 = 2048 huge tiles, fully used; 132 SMs: 16 waves, 2048 / 2112 = 0.97 >= 0.9;
+      // 108 SMs: 19 waves, 2048 / 2052 = 0.998. N, K multiples of 4, K >= 512: huge.
+      {false, 8192, 8192, 8192, 132, C::huge, kHuge},
+      {false, 8192, 8192, 8192, 108, C::huge, kHuge},
+      // 2000x6000x2000: 16 x 24 = 384 huge tiles, use 12e6 / (384 * 32768) = 0.95. 132 SMs: 3 waves,
+      // 384 / 396 = 0.97: huge. 108 SMs: 4 waves, 384 / 432 = 0.89 < 0.9: not; then 16 x 47 = 752 big
+      // tiles >= 108, use 0.97: big. 80 SMs: 5 waves, 384 / 400 = 0.96: huge.
+      {false, 2000, 6000, 2000, 132, C::huge, kHuge},
+      {false, 2000, 6000, 2000, 108, C::big, kBigF},
+      {false, 2000, 6000, 2000, 80, C::huge, kHuge},
+      // 3072^3 on 132 SMs: 24 x 12 = 288 huge tiles, 3 waves, 288 / 396 = 0.73: big (576 tiles >= 132).
+      {false, 3072, 3072, 3072, 132, C::big, kBigF},
+      // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
+      // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
+      {false, 129, 33792, 1024, 132, C::big, kBigF},
+      // Misaligned N (4095 % 4 = 3): big (33 x 32 = 1056 tiles, use 0.97). Misaligned K only (8191): big.
+      {false, 4097, 4095, 4093, 132, C::big, kBigF},
+      {false, 8192, 8192, 8191, 132, C::big, kBigF},
+      // K = 256 < 512: big (64 x 64 = 4096 tiles).
+      {false, 8192, 8192, 256, 132, C::big, kBigF},
+      // Double never takes the 128x256 tile: 8192^3 is 128 x 64 = 8192 big tiles >= 2 * 132.
+      {true, 8192, 8192, 8192, 132, C::big, kBigD},
+      {true, 2000, 6000, 2000, 132, C::big, kBigD},  // 32 x 47 = 1504 tiles, use 0.97
+  });
+}
+
+TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tiles", "[rule]") {
+  check({
+      // Float 200x8192x8192 (huge: 2 x 32 = 64 tiles, one wave 64 / 132 = 0.48: no). Big: 2 x 64 = 128
+      // tiles, use 0.78. 132 SMs: 128 < 132; 2 slices of 4096 make 256 teams >= max(132, 198): split.
+      // 108 SMs: 128 >= 108: big.
+      {false, 200, 8192, 8192, 132, C::big_splitk, kBigSplitF},
+      {false, 200, 8192, 8192, 108, C::big, kBigF},
+      // Double 200x8192x8192: 4 x 64 = 256 tiles, use 0.78. 132 SMs: 256 < 264; 2 slices: 512 >= 264:
+      // split. 108 SMs: 256 >= 216: big.
+      {true, 200, 8192, 8192, 132, C::big_splitk, kBigSplitD},
+      {true, 200, 8192, 8192, 108, C::big, kBigD},
+      // 500x500x100000: float 4 x 4 = 16 tiles (use 0.95) x 25 slices = 400 >= 198; double 8 x 4 = 32
+      // tiles (use 0.95) x 25 = 800 >= 264.
+      {false, 500, 500, 100000, 132, C::big_splitk, kBigSplitF},
+      {true, 500, 500, 100000, 132, C::big_splitk, kBigSplitD},
+      // Float 777x1234x4321 (N % 4 != 0): 7 x 10 = 70 tiles, use 0.84, 2 slices: 140 teams. 132 SMs:
+      // 140 < 198, and 13 x 20 = 260 64x64 tiles >= 132: small. 80 SMs: 140 >= max(80, 120): split.
+      {false, 777, 1234, 4321, 132, C::small, kSmall},
+      {false, 777, 1234, 4321, 80, C::big_splitk, kBigSplitF},
+      // Double 777x1234x4321: 13 x 10 = 130 tiles, use 0.90, 2 slices: 260 teams. 132 SMs: 260 < 264,
+      // 260 64x64 tiles >= 132: small. 108 SMs: 260 >= 216: split.
+      {true, 777, 1234, 4321, 132, C::small, kSmall},
+      {true, 777, 1234, 4321, 108, C::big_splitk, kBigSplitD},
+      // Double 64x64x1048576: 1 tile, use 1/2, 256 slices. 132 SMs: 256 < 264: not split big; one 64x64
+      // tile < 132 with 1024 slices, 96x96 no fuller (9216 >= 4096 cells): small split. 108 SMs: 256 >= 216.
+      {true, 64, 64, 1048576, 132, C::small_splitk, kSmallSplit},
+      {true, 64, 64, 1048576, 108, C::big_splitk, kBigSplitD},
+  });
+}
+
+TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 for double, else 64x64", "[rule]") {
+  check({
+      // 96x96x500000, double: 2 x 1 = 2 big tiles (use 0.56) x 123 slices = 246 < 264; 2 x 2 = 4 64x64
+      // tiles < 132 with 489 slices; one 96x96 tile covers 9216 < 4 * 4096 cells: 96x96 split.
+      // 108 SMs: 246 >= max(216, 162): the big tile split.
+      {true, 96, 96, 500000, 132, C::mid_splitk, kMid},
+      {true, 96, 96, 500000, 108, C::big_splitk, kBigSplitD},
+      // 96x96x500000, float: 1 big tile (use 0.56) x 123 = 123 < 198 (132 SMs) and < 162 (108 SMs):
+      // 4 64x64 tiles split by 1024. 80 SMs: 123 >= max(80, 120): the big tile split.
+      {false, 96, 96, 500000, 132, C::small_splitk, kSmallSplit},
+      {false, 96, 96, 500000, 108, C::small_splitk, kSmallSplit},
+      {false, 96, 96, 500000, 80, C::big_splitk, kBigSplitF},
+      // Float 16x8192x8192 (M > 8): big use 0.125, huge use 0.125; 1 x 128 = 128 64x64 tiles. 132 SMs:
+      // 128 < 132, 8 slices: split. 108 SMs: 128 >= 108: small.
+      {false, 16, 8192, 8192, 132, C::small_splitk, kSmallSplit},
+      {false, 16, 8192, 8192, 108, C::small, kSmall},
+      // Few tiles but K <= 1024 (one slice): small. 100^3: 1 big tile, 4 64x64 tiles; 300^3: 9 big
+      // tiles (float), 25 64x64 tiles; float 9x100x100: 2 64x64 tiles.
+      {false, 100, 100, 100, 132, C::small, kSmall},
+      {true, 100, 100, 100, 132, C::small, kSmall},
+      {false, 300, 300, 300, 132, C::small, kSmall},
+      {true, 300, 300, 1000, 80, C::small, kSmall},
+      {false, 9, 100, 100, 132, C::small, kSmall},
+  });
+}
+
+TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
+  std::string why = "unset";
+  CHECK(mmapp::host_rule_takes_rows(1, 8, &why));
+  CHECK(why == "host rule: m < 8 rows (the packed kernel's micro-tile)");
+  CHECK(mmapp::host_rule_takes_rows(5, 6, &why));
+  CHECK(why == "host rule: m < 6 rows (the packed kernel's micro-tile)");
+  CHECK(mmapp::host_rule_takes_rows(7, 8, nullptr));
+  why = "unset";
+  for (const long m : {8L, 9L, 4096L}) CHECK_FALSE(mmapp::host_rule_takes_rows(m, 8, &why));
+  CHECK_FALSE(mmapp::host_rule_takes_rows(1, 0, &why));  // no micro-tile: never
+  CHECK(why == "unset");                                 // untouched when false
+}
+
+TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-rule choice", "[rule]",
+                        mmapp::EnabledSpaces) {
+  using Space = TestType;
+  const auto check_space = [](auto zero) {
+    using T = decltype(zero);
+    const auto all = mmapp::kernel_variants<Space, T>();
+    const auto& names = mmapp::kernel_names();
+    for (const auto& v : all) CHECK(std::find(names.begin(), names.end(), v.name) != names.end());
+    for (const auto& name : names) CHECK_FALSE(mmapp::variants_named<Space, T>(name).empty());
+    if constexpr (!mmapp::is_host_space_v<Space>) {
+      std::vector<C> chosen{C::gemv_dot, C::gemv_cols_1, C::gemv_cols_8, C::gemv_rows_1, C::small_splitk,
+                            C::big, C::big_splitk, C::small};
+      if constexpr (std::is_same_v<T, double>) {
+        chosen.push_back(C::gemv_rows_4);
+        chosen.push_back(C::mid_splitk);
+      } else {
+        chosen.push_back(C::huge);
+      }
+      for (const C c : chosen) {
+        INFO("rule choice " << int(c));
+        CHECK(std::count_if(all.begin(), all.end(), [&](const auto& v) { return v.rule == c; }) == 1);
+      }
+    } else {
+      CHECK(std::none_of(all.begin(), all.end(), [](const auto& v) { return v.rule != C::none; }));
+    }
+  };
+  check_space(float(0));
+  check_space(double(0));
+}
