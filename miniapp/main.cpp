@@ -202,6 +202,8 @@ int main(int argc, char* argv[]) {
     input_error = e.what();
   }
   if (std::string why = mmapp::first_error(input_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);
+  if (root)
+    for (const auto& note : cfg.notes) std::cerr << "mmapp: note: " << note << "\n";
   const bool uses_gpu = backends[place.rank] == "cuda";  // this rank's own backend
   if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty())
     return fail(why, 2);

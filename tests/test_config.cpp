@@ -134,7 +134,7 @@ TEST_CASE("config: a square problem.n and the defaults of every other key", "[co
   CHECK(c.dtypes == d.dtypes);
   CHECK(c.init == Init::random);
   CHECK(c.seed == 12345u);
-  CHECK(kernel_names(c) == std::vector<std::string>{"naive", "tiled", "kokkoskernels"});
+  CHECK(kernel_names(c) == std::vector<std::string>{"naive", "tiled", "vendor"});
   for (const auto& k : c.kernels) {
     CHECK(k.tile.empty());
     CHECK(k.thread_tile.empty());
@@ -226,7 +226,9 @@ TEST_CASE("config: kernels as names and as maps, with their deck lines", "[confi
   CHECK(c.kernels[2].tile == std::vector<int>{16});
   CHECK(c.kernels[2].thread_tile.empty());
   CHECK(c.kernels[2].line == 17);
-  CHECK(c.kernels[3].name == "kokkoskernels");
+  CHECK(c.kernels[3].name == "vendor");  // the deprecated alias, accepted with a note
+  REQUIRE(c.notes.size() == 1);
+  CHECK_THAT(c.notes[0], Catch::Matchers::ContainsSubstring("kernels[3].name: 'kokkoskernels' is the deprecated name of 'vendor'"));
   CHECK(c.kernels[3].line == 18);
 
   SECTION("tiled with only a block tile; a single kernel name; repeats allowed") {
@@ -330,8 +332,8 @@ TEST_CASE("config: every form of parallel.decomposition", "[config]") {
                                         t + "}}\n").decomposition.transfer)) == t);
   }
   SECTION("scalapack with a grid") {
-    const Config c = parse("problem: {n: 4}\nkernels: [kokkoskernels, scalapack]\nparallel: {decomposition: {grid: auto}}\n");
-    CHECK(kernel_names(c) == std::vector<std::string>{"kokkoskernels", "scalapack"});
+    const Config c = parse("problem: {n: 4}\nkernels: [vendor, scalapack]\nparallel: {decomposition: {grid: auto}}\n");
+    CHECK(kernel_names(c) == std::vector<std::string>{"vendor", "scalapack"});
     require_round_trip(c);
   }
 }
@@ -433,18 +435,18 @@ TEST_CASE("config: the shipped decks say what their names say", "[config]") {
   const Config example = parse_deck(kInputs + "/example.yaml");
   CHECK(same_size(example.sizes[0], ProblemSize{1024, 1024, 1024}));
   CHECK(example.report_path == "results/report.json");
-  CHECK(kernel_names(example) == std::vector<std::string>{"naive", "shared", "tiled", "kokkoskernels"});
+  CHECK(kernel_names(example) == std::vector<std::string>{"naive", "shared", "tiled", "vendor"});
 
   const Config def = parse_deck(kInputs + "/default.yaml");
   CHECK(same_size(def.sizes[0], ProblemSize{256, 256, 256}));
   CHECK(def.dtypes == std::vector<DType>{DType::f32});
-  CHECK(kernel_names(def) == std::vector<std::string>{"naive", "tiled", "kokkoskernels"});
+  CHECK(kernel_names(def) == std::vector<std::string>{"naive", "tiled", "vendor"});
   CHECK(def.warmup == 1);
   CHECK(def.repetitions == 3);
 
   const Config big = parse_deck(kInputs + "/3072.yaml");
   CHECK(same_size(big.sizes[0], ProblemSize{3072, 3072, 3072}));
-  CHECK(kernel_names(big) == std::vector<std::string>{"tiled", "kokkoskernels", "naive"});
+  CHECK(kernel_names(big) == std::vector<std::string>{"tiled", "vendor", "naive"});
   CHECK(big.repetitions == 5);
   CHECK(big.decomposition.kind == SplitKind::even);
   CHECK(big.data_mode == DataMode::scatter);
@@ -549,8 +551,8 @@ TEST_CASE("config: invalid decks name the file, the line and the key", "[config]
        "bad.yaml:3: kernels[0].thread_tile:", "got 3 values"},
       {"tile on naive", "problem: {n: 4}\nkernels:\n  - name: naive\n    tile: [16]\n", {},
        "bad.yaml:4: kernels[0].tile:", "naive takes no tile"},
-      {"tile on kokkoskernels", "problem: {n: 4}\nkernels:\n  - {name: kokkoskernels, tile: [16]}\n", {},
-       "bad.yaml:3: kernels[0].tile:", "kokkoskernels takes no tile"},
+      {"tile on vendor", "problem: {n: 4}\nkernels:\n  - {name: vendor, tile: [16]}\n", {},
+       "bad.yaml:3: kernels[0].tile:", "vendor takes no tile"},
       {"thread_tile on shared", "problem: {n: 4}\nkernels:\n  - {name: shared, tile: [16], thread_tile: [2, 2]}\n",
        {}, "bad.yaml:3: kernels[0].thread_tile:", "shared takes no thread_tile"},
       {"tile 0", "problem: {n: 4}\nkernels:\n  - {name: shared, tile: [0]}\n", {}, "bad.yaml:3: kernels[0].tile[0]:",

@@ -246,7 +246,7 @@ void verifier_on_every_grid() {
     INFO(what);
     const GridComm grid(MPI_COMM_WORLD, g);
     Blocks<Space, T> blk(grid, s);
-    const auto vendor = variants_named<Space, T>("kokkoskernels").front();
+    const auto vendor = variants_named<Space, T>("vendor").front();
     const auto panels = summa_panels(s.k, g, s.nb);
     const Workspace<Space> work("work", 0);
     Summa<Space, T> summa(Space{}, grid, blk.b, panels, blk.A, blk.B, blk.C, paths_for<Space>().front(), true);

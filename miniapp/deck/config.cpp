@@ -117,7 +117,7 @@ const std::vector<std::string> kKernelNames = [] {
   names.push_back("scalapack");
   return names;
 }();
-const std::vector<std::string> kDefaultKernels{"naive", "tiled", "kokkoskernels"};
+const std::vector<std::string> kDefaultKernels{"naive", "tiled", "vendor"};
 const std::vector<std::string> kDTypeNames{"float", "double"};
 const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
@@ -246,6 +246,7 @@ class DeckParser {
     parse_output(top, cfg);
     parse_parallel(top, cfg);
     check_scalapack_needs_grid(top, cfg);
+    cfg.notes = notes_;
     return cfg;
   }
 
@@ -265,6 +266,7 @@ class DeckParser {
 
   std::string name_;
   std::vector<std::string> override_paths_;
+  mutable std::vector<std::string> notes_;  ///< Config::notes (deprecated spellings accepted)
 
   bool from_override(const std::string& path) const {
     for (const auto& o : override_paths_)
@@ -506,6 +508,17 @@ class DeckParser {
     return out;
   }
 
+  /// A kernel's name: one of kKernelNames, or the deprecated alias
+  /// `kokkoskernels` of `vendor` (accepted, with a note in Config::notes).
+  std::string kernel_name(const Field& f) const {
+    if (f.node.IsScalar() && f.node.Scalar() == kDeprecatedVendorName) {
+      std::string where = from_override(f.path) ? "--set " : name_ + (f.mark.line >= 0 ? ":" + std::to_string(f.mark.line + 1) : "") + ": ";
+      notes_.push_back(where + f.path + ": '" + kDeprecatedVendorName + "' is the deprecated name of 'vendor' (use vendor)");
+      return "vendor";
+    }
+    return kKernelNames[choice(f, kKernelNames, "kernel")];
+  }
+
   /// One `kernels:` entry: a name, or a map {name, tile, thread_tile} whose
   /// tile keys must fit the kernel (whether the shape was compiled is the
   /// kernel registry's check). line: the entry's 1-based line, 0 if it came
@@ -514,7 +527,7 @@ class DeckParser {
     KernelSpec spec;
     spec.line = (from_override(f.path) || f.mark.line < 0) ? 0 : f.mark.line + 1;
     if (f.node.IsScalar()) {
-      spec.name = kKernelNames[choice(f, kKernelNames, "kernel")];
+      spec.name = kernel_name(f);
       return spec;
     }
     if (!f.node.IsMap())
@@ -523,7 +536,7 @@ class DeckParser {
     const Section s = section(f, &kKernelKeys);
     const Field* name = s.find("name");
     if (!name) fail_at(f.path + ".name", f.mark, "missing required key " + f.path + ".name");
-    spec.name = kKernelNames[choice(*name, kKernelNames, "kernel")];
+    spec.name = kernel_name(*name);
     const Field* tile = s.find("tile");
     const Field* thread_tile = s.find("thread_tile");
     const Field* prefetch = s.find("prefetch");

@@ -73,7 +73,7 @@ struct ProblemSize {
 /// (kernels/catalog.hpp, default_variant). `tile: auto` times every variant
 /// compiled for the backend on the actual problem and keeps the fastest.
 struct KernelSpec {
-  std::string name;                  ///< naive | shared | tiled | kokkoskernels | scalapack (grid decks only)
+  std::string name;                  ///< naive | shared | tiled | vendor | scalapack (grid decks only)
   std::vector<int> tile;             ///< empty, or 3 values (tiled), or 1 value (shared: T)
   std::vector<int> thread_tile;      ///< empty, or 2 values (tiled only)
   int prefetch = -1;                 ///< tiled: -1 the variant's default, 0 off, 1 on (register double buffering)
@@ -111,7 +111,7 @@ struct Config {
   std::uint64_t seed = 12345;
 
   // kernels:
-  std::vector<KernelSpec> kernels;   ///< in deck order; default: naive, tiled, kokkoskernels
+  std::vector<KernelSpec> kernels;   ///< in deck order; default: naive, tiled, vendor
 
   // run:
   int warmup = 1;                    ///< untimed runs per kernel, >= 0
@@ -130,6 +130,10 @@ struct Config {
   Decomposition decomposition;
   DataMode data_mode = DataMode::scatter;
   bool share_devices = false;        ///< allow more ranks on a node than GPUs
+
+  /// Notes for the user about the deck (a deprecated spelling accepted:
+  /// "FILE:LINE: kernels[2]: 'kokkoskernels' is the deprecated name of 'vendor' ...").
+  std::vector<std::string> notes;
 
   std::string resolved_yaml;         ///< the deck after --set overrides and defaults, as YAML
 };

@@ -154,7 +154,7 @@ class Grid2D {
             need_.host};
   }
   void rank_facts(RunRecord& rec) const;
-  std::string vendor() const { return any_scalapack_ ? "scalapack" : "kokkoskernels"; }
+  std::string vendor() const { return any_scalapack_ ? "scalapack" : "vendor"; }
 
  private:
   const Config& cfg_;

@@ -272,9 +272,9 @@ struct RankShare {
 void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<double>& mine, const RankShare& share,
                    MPI_Comm comm);
 
-/// Percent of the vendor kernel (kokkoskernels, or the distributed
+/// Percent of the vendor kernel (`vendor`, or the distributed
 /// yardstick named `vendor`) measured in the same case: records [first, end).
-void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor = "kokkoskernels");
+void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor = "vendor");
 
 /// tile: auto — times every candidate on the actual problem (one warm-up and
 /// `reps` timed runs each, the slowest rank's median), excluded from kernel

@@ -7,7 +7,7 @@
 
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
-#include "kernels/kernel_registry.hpp"
+#include "driver/resolve_kernel.hpp"
 
 #include <mpi.h>
 

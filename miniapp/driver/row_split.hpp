@@ -193,7 +193,7 @@ class RowSplit {
             predicted_[place_.rank], need_.device, need_.host};
   }
   void rank_facts(RunRecord&) const {}
-  std::string vendor() const { return "kokkoskernels"; }
+  std::string vendor() const { return "vendor"; }
 
  private:
   const Config& cfg_;

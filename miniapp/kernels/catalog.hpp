@@ -59,7 +59,7 @@ struct KernelVariant {
 /// `tiled` table (host spaces: kernels/host/catalog_host.hpp; GPU spaces:
 /// kernels/gpu/catalog_gpu.hpp, whose ladder and tuning candidates the
 /// shape rule never picks are compiled only with the CMake option
-/// MMAPP_LADDER_VARIANTS), then kokkoskernels. Defined in catalog_impl.hpp;
+/// MMAPP_LADDER_VARIANTS), then vendor. Defined in catalog_impl.hpp;
 /// instantiated once for every enabled space, float and double
 /// (kernels/instantiate_<space>.cpp).
 template <class Space, class T>

@@ -11,10 +11,15 @@
 namespace mmapp {
 
 /// The names `kernels:` accepts for one device's GEMM, in ladder order:
-/// naive, shared, tiled, kokkoskernels (the vendor GEMM).
+/// naive, shared, tiled, vendor (the vendor GEMM: cuBLAS on CUDA, Kokkos
+/// Kernels -> OpenBLAS on the host).
 inline const std::vector<std::string>& kernel_names() {
-  static const std::vector<std::string> names{"naive", "shared", "tiled", "kokkoskernels"};
+  static const std::vector<std::string> names{"naive", "shared", "tiled", "vendor"};
   return names;
 }
+
+/// The vendor GEMM's former deck name, still accepted as an alias of
+/// `vendor` with a deprecation note (deck/config.cpp).
+inline constexpr const char* kDeprecatedVendorName = "kokkoskernels";
 
 }  // namespace mmapp

@@ -36,7 +36,7 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
 void print_placement(std::ostream& os, const Provenance& p);
 
 /// Prints the results table: one row per run with min/median/max ms, GFLOP/s,
-/// % of kokkoskernels, verification time, the worst row's residual / bound
+/// % of vendor, verification time, the worst row's residual / bound
 /// and the verdict (PASS, FAIL, ERROR, ABANDONED, skipped); columns sized to
 /// their widest entry. Then, for multi-rank runs, the per-rank rows, the
 /// split, imbalance and communication times, and the reasons of failures.

@@ -80,7 +80,7 @@ struct RunRecord {
                                           ///< runs: summa_comm, summa_gemm, summa_copy (SUMMA's time in
                                           ///< broadcasts, local GEMMs and panel copies, per multiply), checksum
   double gflops = 0;                      ///< 2mnk / time.median
-  double pct_of_vendor = -1;              ///< 100 * gflops / kokkoskernels' gflops in this run; -1 if none
+  double pct_of_vendor = -1;              ///< 100 * gflops / the vendor's gflops in this run; -1 if none
   VerifyRecord verify;
   std::string checksum;                   ///< XXH3-64 of C's bytes in row-major order, "0x..."
   double imbalance = 1;                   ///< max / mean of the ranks' median kernel times

@@ -10,13 +10,13 @@ hence /usr/bin/python3: scripts/setup/setup-debian.sh --with-plots installs it).
 Writes, for every (dtype, backend) present in the reports:
   gflops_<dtype>_<backend>.png  GFLOP/s against N per kernel (log-log), with
                                 the vendor kernel drawn thick and the peak line;
-  pct_vendor_<dtype>_<backend>.png  each kernel's percentage of kokkoskernels
+  pct_vendor_<dtype>_<backend>.png  each kernel's percentage of the vendor GEMM
                                 measured in the same run, against N;
 for the problems whose `tiled` run was the shape rule's choice (decks that
 name `tiled` without a tile), single-rank reports, per backend, when there
 are at least two non-square ones:
   pct_vendor_shapes_<backend>.png  each problem's ("shape class's") default
-                                `tiled` as % of kokkoskernels in the same run,
+                                `tiled` as % of the vendor GEMM in the same run,
                                 float and double side by side;
 and, when reports of the same problem at several rank counts are given:
   speedup_ranks.png             kernel throughput against ranks, relative to
@@ -32,6 +32,9 @@ import collections
 import json
 import os
 import sys
+
+# The vendor GEMM's kernel name in reports: `vendor`, and `kokkoskernels` before it was renamed.
+VENDOR_NAMES = ("vendor", "kokkoskernels")
 
 plt = None
 
@@ -86,7 +89,7 @@ def shape_plot(reports, out, prefix=""):
         if r["provenance"]["ranks"] != 1:
             continue
         for run in r["runs"]:
-            if run["kernel"] == "kokkoskernels" or not run.get("verified") or run.get("pct_of_vendor") is None:
+            if run["kernel"] in VENDOR_NAMES or not run.get("verified") or run.get("pct_of_vendor") is None:
                 continue
             if not (run.get("selection") or "").startswith("shape rule"):
                 continue
@@ -115,7 +118,7 @@ def shape_plot(reports, out, prefix=""):
             ax.axhline(level, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xticks(range(len(shapes)))
         ax.set_xticklabels(shapes, rotation=35, ha="right", fontsize=8)
-        ax.set_ylabel(f"% of kokkoskernels (same run)")
+        ax.set_ylabel("% of vendor (same run)")
         ax.set_ylim(0, 160)
         ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n{device}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
@@ -167,7 +170,7 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
         fig, ax = plt.subplots(figsize=(8, 5))
         for name, pts in sorted(kernels.items()):
             pts.sort()
-            vendor = name.startswith("kokkoskernels")
+            vendor = name.startswith(VENDOR_NAMES)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", linewidth=3 if vendor else 1.5,
                     color="black" if vendor else None, label=name + (" (vendor)" if vendor else ""))
         peak = peaks.get(dtype)
@@ -186,18 +189,18 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
 
         fig, ax = plt.subplots(figsize=(8, 5))
         for name, pts in sorted(kernels.items()):
-            if name.startswith("kokkoskernels") or any(p[2] is None for p in pts):
+            if name.startswith(VENDOR_NAMES) or any(p[2] is None for p in pts):
                 continue
             line, = ax.plot([p[0] for p in pts], [min(p[2], 118) for p in pts], marker="o", label=name)
             for n, _, pct in pts:  # above the axis: capped marker with its value
                 if pct > 118:
                     ax.annotate(f"{pct:.0f}%", (n, 118), textcoords="offset points", xytext=(4, -12),
                                 fontsize=8, color=line.get_color())
-        ax.axhline(100, color="black", linewidth=2, label="kokkoskernels (vendor) = 100%")
+        ax.axhline(100, color="black", linewidth=2, label="vendor = 100%")
         ax.set_xscale("log", base=2)
         ax.set_ylim(0, 120)
         ax.set_xlabel("N (square M = N = K)")
-        ax.set_ylabel("% of kokkoskernels GFLOP/s (same run)")
+        ax.set_ylabel("% of vendor GFLOP/s (same run)")
         ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}",
                      fontsize=10)
         ax.grid(True, alpha=0.3)

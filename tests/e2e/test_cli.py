@@ -33,7 +33,7 @@ def mmapp(*args, np=None, timeout=300, env=None):
 
 SMALL = """
 problem: {m: 67, n: 45, k: 33, dtype: [float, double]}
-kernels: [naive, shared, tiled, kokkoskernels]
+kernels: [naive, shared, tiled, vendor]
 run: {warmup: 1, repetitions: 3}
 """
 
@@ -42,7 +42,7 @@ def test_small_deck_table_and_report(tmp):
     rep = os.path.join(tmp, "r.json")
     code, out, err = mmapp(deck(tmp, SMALL), "--report", rep)
     assert code == 0, (code, out, err)
-    for word in ("kernel", "median ms", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "kokkoskernels", "PASS"):
+    for word in ("kernel", "median ms", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "vendor", "PASS"):
         assert word in out, word
     assert "rank" in out and "device name" in out
     r = json.load(open(rep))
@@ -80,7 +80,7 @@ def test_small_deck_table_and_report(tmp):
             assert x["memory_bytes"]["device"] >= (x["rows"] * 33 + 33 * 45 + x["rows"] * 45) * elem, x
             assert x["memory_bytes"]["host"] >= 0, x
     assert {x["dtype"] for x in r["runs"]} == {"float", "double"}
-    vendor = [x for x in r["runs"] if x["kernel"] == "kokkoskernels"]
+    vendor = [x for x in r["runs"] if x["kernel"] == "vendor"]
     assert all(abs(x["pct_of_vendor"] - 100.0) < 1e-9 for x in vendor)
 
 
@@ -136,7 +136,7 @@ def test_weighted_and_explicit_splits(tmp):
 
 
 def test_more_ranks_than_rows(tmp):
-    d = deck(tmp, "problem: {m: 1, n: 5, k: 3}\nkernels: [naive, tiled, kokkoskernels]\nrun: {repetitions: 1}\n")
+    d = deck(tmp, "problem: {m: 1, n: 5, k: 3}\nkernels: [naive, tiled, vendor]\nrun: {repetitions: 1}\n")
     code, out, err = mmapp(d)
     assert code == 0, (code, out, err)
 
@@ -183,7 +183,7 @@ def test_closed_form_init_is_exact(tmp):
     rep = os.path.join(tmp, "r.json")
     code, out, err = mmapp(deck(tmp, """
         problem: {m: 70, n: 45, k: 301, dtype: [float, double], init: closed_form}
-        kernels: [naive, shared, tiled, kokkoskernels]
+        kernels: [naive, shared, tiled, vendor]
         run: {warmup: 0, repetitions: 1}
         """), "--report", rep)
     assert code == 0, (code, out, err)
@@ -210,13 +210,13 @@ def test_dimensions_beyond_int_exit_2_before_allocating(tmp):
 
 def test_vendor_made_wrong_from_outside_fails_only_the_vendor(tmp):
     """A BLAS (and, in CUDA builds, cuBLAS) wrapped by LD_PRELOAD to spoil its C:
-    the kokkoskernels row FAILS, mmapp's own kernels PASS, exit 1."""
+    the vendor row FAILS, mmapp's own kernels PASS, exit 1."""
     if not ARGS.fault_libs:
         print("  (no fault library given: skipped)")
         return
     d = deck(tmp, """
         problem: {m: 301, n: 257, k: 640, dtype: [float, double]}
-        kernels: [naive, tiled, kokkoskernels]
+        kernels: [naive, tiled, vendor]
         run: {warmup: 0, repetitions: 2}
         """)
     for fault in ("element", "zero", "halfk", "row"):
@@ -226,7 +226,7 @@ def test_vendor_made_wrong_from_outside_fails_only_the_vendor(tmp):
         assert code == 1, (fault, code, out, err)
         runs = json.load(open(rep))["runs"]
         for run in runs:
-            expect = run["kernel"] != "kokkoskernels"
+            expect = run["kernel"] != "vendor"
             assert run["verified"] is expect, (fault, run["kernel"], run["dtype"], run["verification"])
             if not expect:
                 assert run["verification"]["worst_ratio"] > 1 and run["verification"]["rows_failed"] >= 1

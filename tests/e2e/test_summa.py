@@ -6,7 +6,7 @@ Each test runs the real binary through mpiexec on small decks whose shapes are
 not multiples of p, q or the panel, on every p x q grid of the rank count
 (1x1; 1x2, 2x1; 1x3, 3x1; 1x4, 2x2, 4x1), and checks exit codes, the table,
 the JSON report and the checksums:
-  - every kernel (naive, shared, tiled, kokkoskernels as SUMMA's local GEMM,
+  - every kernel (naive, shared, tiled, vendor as SUMMA's local GEMM,
     and scalapack) verified, float and double, both data modes, checksums
     equal between the data modes;
   - checksums equal across runs and overlap modes, and between MPI
@@ -32,7 +32,7 @@ from harness import deck
 
 ARGS = None
 SCALAPACK = True  # set in main(): whether this binary (and backend) runs scalapack
-KERNELS = ["naive", "shared", "tiled", "kokkoskernels", "scalapack"]
+KERNELS = ["naive", "shared", "tiled", "vendor", "scalapack"]
 
 
 def kernels(*names):
@@ -103,7 +103,7 @@ def test_every_kernel_every_grid_both_modes(tmp):
                     for phase in ("summa_comm", "summa_gemm", "summa_copy"):
                         assert phase in run["phases_s"], (what, phase)
                     assert run["pct_of_vendor"] is not None and run["pct_of_vendor"] > 0, what
-                    if not SCALAPACK and run["kernel"] == "kokkoskernels":
+                    if not SCALAPACK and run["kernel"] == "vendor":
                         assert abs(run["pct_of_vendor"] - 100.0) < 1e-9, what
                 assert ("scatter" in run["phases_s"]) == (mode == "scatter"), what
                 assert len(run["ranks"]) == ARGS.np
@@ -125,7 +125,7 @@ def test_checksums_repeat_across_runs_and_overlap_modes(tmp):
     seen = {}
     for overlap in ("ibcast", "none", "ibcast"):
         r, _ = run_report(tmp, d, f"parallel.decomposition.grid=[{p}, {q}]", f"parallel.decomposition.overlap={overlap}",
-                          "parallel.data=local", "kernels=[naive, tiled, kokkoskernels]")
+                          "parallel.data=local", "kernels=[naive, tiled, vendor]")
         for run in r["runs"]:
             assert run["verified"], run["verification"]
             assert run["grid"]["overlap"] == overlap
@@ -137,7 +137,7 @@ def test_checksums_repeat_across_runs_and_overlap_modes(tmp):
 def test_shared_window_path_gives_the_broadcasts_c(tmp):
     """transfer: shared (panels through an MPI shared-memory window, barriers as signals) gives, on every grid
     and in both overlap modes, the C of the broadcast paths bit for bit, verified, and the report names it."""
-    d = deck(tmp, SMALL.replace("KERNELS", "[naive, tiled, kokkoskernels]"))
+    d = deck(tmp, SMALL.replace("KERNELS", "[naive, tiled, vendor]"))
     for p, q in grids(ARGS.np):
         seen = {}
         for transfer, overlap in (("staged", "ibcast"), ("shared", "ibcast"), ("shared", "none")):
@@ -167,7 +167,7 @@ def test_exact_data_is_the_same_c_on_every_grid_panel_and_the_row_split(tmp):
         run: {warmup: 0, repetitions: 1}
         parallel:
           decomposition: {grid: auto, panel: 8}
-        """.replace("KERNELS", kernels("naive", "tiled", "kokkoskernels", "scalapack")))
+        """.replace("KERNELS", kernels("naive", "tiled", "vendor", "scalapack")))
     sums = {}
     for p, q in grids(ARGS.np):
         for panel in (1, 8, 1000):
@@ -177,7 +177,7 @@ def test_exact_data_is_the_same_c_on_every_grid_panel_and_the_row_split(tmp):
                 for run in r["runs"]:
                     assert run["verified"] and run["verification"]["inexact"] == 0, run["verification"]
                     sums.setdefault(run["dtype"], set()).add(run["checksum"])
-    r, _ = run_report(tmp, d, "parallel.decomposition=even", "kernels=[naive, kokkoskernels]")
+    r, _ = run_report(tmp, d, "parallel.decomposition=even", "kernels=[naive, vendor]")
     for run in r["runs"]:
         sums.setdefault(run["dtype"], set()).add(run["checksum"])
     for dtype, values in sums.items():
@@ -217,7 +217,7 @@ def test_empty_blocks(tmp):
 
 
 def test_grid_auto_takes_the_most_square_grid(tmp):
-    r, _ = run_report(tmp, deck(tmp, SMALL.replace("KERNELS", kernels())), "kernels=[kokkoskernels]",
+    r, _ = run_report(tmp, deck(tmp, SMALL.replace("KERNELS", kernels())), "kernels=[vendor]",
                       "problem.dtype=float")
     expect = {1: (1, 1), 2: (1, 2), 3: (1, 3), 4: (2, 2)}[ARGS.np]
     g = r["runs"][0]["grid"]

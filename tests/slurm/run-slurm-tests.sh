@@ -587,7 +587,7 @@ fi
 #      GPUs accepted; 3 ranks x 1 GPU and the default 2 nodes x 4 refused.
 summa_multi_node_tests() {
   local t="multi-node: 4 CPU tasks, grid auto -> 2x2" launcher problems kernels
-  kernels="[kokkoskernels,tiled,scalapack]"
+  kernels="[vendor,tiled,scalapack]"
   for launcher in srun mpirun; do
     out_budget "$t ($launcher)" && return
     # mpirun binds each rank to a core by default: 4 ranks on an overcommitted node need it off
@@ -599,7 +599,7 @@ summa_multi_node_tests() {
       --nodes=1 --ntasks=4 --cpus-per-task=1 --overcommit --gpus-per-task=0 "$repo/jobs/multi-node.sbatch"
     local out=$work/mmapp-multi-$JOB_ID.out rep=$results/mmapp-multi-$JOB_ID/openmp.json
     if ((JOB_RC != 0)) && grep -q "scalapack is not available" "$out" 2>/dev/null && [[ "$kernels" == *scalapack* ]]; then
-      kernels="[kokkoskernels,tiled]"  # a build without ScaLAPACK: run without it
+      kernels="[vendor,tiled]"  # a build without ScaLAPACK: run without it
       run_job MMAPP_BACKEND=openmp MMAPP_LAUNCHER="$launcher" MMAPP_MPIRUN_ARGS="$mpirun_args" \
         MMAPP_DECK="$repo/inputs/bench/summa-32768.yaml" \
         MMAPP_ARGS="--set problem.n=96 --set parallel.decomposition.panel=16 --set kernels=$kernels" -- \

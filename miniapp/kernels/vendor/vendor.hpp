@@ -1,4 +1,4 @@
-// vendor.hpp — the vendor reference, `kokkoskernels` in decks: the speed
+// vendor.hpp — the vendor reference, `vendor` in decks (formerly `kokkoskernels`): the speed
 // yardstick, checked by the independent verifier like every other kernel.
 //   - host spaces: KokkosBlas::gemm from Kokkos Kernels, which calls the host
 //     BLAS (OpenBLAS, sgemm_/dgemm_). A BLAS that rejects its arguments calls
