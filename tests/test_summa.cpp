@@ -17,6 +17,8 @@
 //    spoils their C.
 #include "core/exec_spaces.hpp"
 #include "parallel/grid.hpp"
+#include "parallel/grid_comm.hpp"
+#include "parallel/grid_io.hpp"
 #include "deck/init.hpp"
 #include "kernels/kernel_registry.hpp"
 #include "summa/scalapack.hpp"

@@ -16,6 +16,8 @@
 // records, tables and reports look the same.
 #include "driver/driver_common.hpp"
 #include "deck/init.hpp"
+#include "parallel/grid_comm.hpp"
+#include "parallel/grid_io.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
 
@@ -23,23 +25,6 @@
 #include <numeric>
 
 namespace mmapp {
-
-GridComm::GridComm(MPI_Comm world, const GridShape& g) : world_(world), shape_(g) {
-  int size = 0;
-  MPI_Comm_size(world, &size);
-  MPI_Comm_rank(world, &rank_);
-  if (size != g.size())
-    throw std::invalid_argument("GridComm: a " + std::to_string(g.p) + "x" + std::to_string(g.q) + " grid over " +
-                                std::to_string(size) + " ranks");
-  coords_ = grid_coords(g, rank_);
-  MPI_Comm_split(world, coords_.prow, coords_.pcol, &row_);
-  MPI_Comm_split(world, coords_.pcol, coords_.prow, &col_);
-}
-
-GridComm::~GridComm() {
-  if (row_ != MPI_COMM_NULL) MPI_Comm_free(&row_);
-  if (col_ != MPI_COMM_NULL) MPI_Comm_free(&col_);
-}
 
 int mpi_cuda_support() {
 #if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
@@ -71,56 +56,6 @@ int comm_is_node_local(MPI_Comm comm) {
 
 namespace detail {
 namespace {
-
-/// Global ranges of rank r's block of a rows x cols matrix whose rows are
-/// split over the grid's p process rows and columns over its q process columns.
-struct BlockOf {
-  long rows, cols;
-  GridShape g;
-  Range row_range(int r) const { return block_range(rows, g.p, grid_coords(g, r).prow); }
-  Range col_range(int r) const { return block_range(cols, g.q, grid_coords(g, r).pcol); }
-};
-
-/// Scatter mode: rank 0 sends every rank its block of `full` (rank 0's whole
-/// matrix, host) in chunks of rows; each rank stores it into `mine`.
-template <class Space, class T>
-void scatter_block(const HostMatrix<T>& full, const Matrix<T, Space>& mine, const BlockOf& of, MPI_Comm world) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
-  const auto store = [&](const T* src, long r0, long n, long cols) {
-    Kokkos::deep_copy(rows_at<T, Space>(mine.data() + r0 * cols, n, cols),
-                      Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace>(src, n, cols));
-  };
-  if (rank == 0) {
-    for (int r = 0; r < size; ++r) {
-      const Range rr = of.row_range(r), cr = of.col_range(r);
-      const long cols = cr.size();
-      if (rr.size() == 0 || cols == 0) continue;
-      const long ch = chunk_rows<T>(cols);
-      std::vector<T> buf(size_t(std::min(ch, rr.size()) * cols));
-      for (long r0 = 0; r0 < rr.size(); r0 += ch) {
-        const long n = std::min(ch, rr.size() - r0);
-        for (long i = 0; i < n; ++i)
-          std::copy_n(&full(rr.begin + r0 + i, cr.begin), cols, buf.data() + i * cols);
-        if (r == 0)
-          store(buf.data(), r0, n, cols);
-        else
-          MPI_Send(buf.data(), int(n * cols), mpi_type<T>(), r, 11, world);
-      }
-    }
-    return;
-  }
-  const long rows = mine.extent(0), cols = mine.extent(1);
-  if (rows == 0 || cols == 0) return;
-  const long ch = chunk_rows<T>(cols);
-  std::vector<T> buf(size_t(std::min(ch, rows) * cols));
-  for (long r0 = 0; r0 < rows; r0 += ch) {
-    const long n = std::min(ch, rows - r0);
-    MPI_Recv(buf.data(), int(n * cols), mpi_type<T>(), 0, 11, world, MPI_STATUS_IGNORE);
-    store(buf.data(), r0, n, cols);
-  }
-}
 
 /// Bytes the 2-D verifier allocates in Space's memory (X, Y, Z, the per-row
 /// partial sums and results) and in host memory (the reductions' copies).
@@ -281,8 +216,8 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
   });
   if (scatter)
     common.time("scatter", [&] {
-      scatter_block<Space, T>(A_full, A, BlockOf{M, K, g}, world);
-      scatter_block<Space, T>(B_full, B, BlockOf{K, N, g}, world);
+      scatter_block<Space, T>(A_full, A, grid);
+      scatter_block<Space, T>(B_full, B, grid);
     });
 
   // The independent verifier, on 2-D blocks: probe products of A and B, once per case.

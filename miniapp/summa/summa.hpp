@@ -40,8 +40,8 @@
 #pragma once
 
 #include "parallel/grid.hpp"
+#include "parallel/grid_comm.hpp"
 #include "parallel/mpi_util.hpp"
-#include "deck/init.hpp"
 #include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -62,31 +62,6 @@
 #include <vector>
 
 namespace mmapp {
-
-/// The communicators of a process grid over `world` (RAII): the process row
-/// (ranks ordered by process column) and the process column (ordered by
-/// process row). Collective over `world` on construction and destruction.
-class GridComm {
- public:
-  /// Throws std::invalid_argument when world's size is not g.size().
-  GridComm(MPI_Comm world, const GridShape& g);
-  ~GridComm();
-  GridComm(const GridComm&) = delete;
-  GridComm& operator=(const GridComm&) = delete;
-
-  MPI_Comm world() const { return world_; }
-  MPI_Comm row() const { return row_; }  ///< my process row; my rank there is my pcol
-  MPI_Comm col() const { return col_; }  ///< my process column; my rank there is my prow
-  const GridShape& shape() const { return shape_; }
-  const GridCoords& coords() const { return coords_; }
-  int rank() const { return rank_; }
-
- private:
-  MPI_Comm world_, row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
-  GridShape shape_;
-  GridCoords coords_;
-  int rank_ = 0;
-};
 
 /// Open MPI's run-time answer to "may device (CUDA) buffers be given to
 /// MPI?": 1 yes, 0 no, -1 unknown (not Open MPI, or built without its cuda
@@ -111,108 +86,6 @@ struct SummaTimes {
   double comm = 0, gemm = 0, copy = 0;
 };
 
-
-/// A row-major view of `rows` x `cols` elements at `p` in Space's memory (unmanaged).
-template <class T, class Space>
-Matrix<T, Space> rows_at(T* p, long rows, long cols) {
-  return Matrix<T, Space>(p, rows, cols);
-}
-
-/// Fills X, this rank's block of matrix `which` (0 = A, 1 = B) whose first
-/// element is global (row0, col0), with fill_matrix (init.hpp): the values
-/// of the whole matrix, whatever the grid. Blocks in device memory go
-/// through a host chunk of chunk_rows() rows, so no host copy of the block
-/// is made.
-template <class Space, class T>
-void fill_block(const Matrix<T, Space>& X, int which, long row0, long col0, Init init, std::uint64_t seed) {
-  const long rows = X.extent(0), cols = X.extent(1);
-  if (rows == 0 || cols == 0) return;
-  if constexpr (is_host_space_v<Space>) {
-    fill_matrix<T>(HostMatrix<T>(X.data(), rows, cols), which, row0, init, seed, col0);
-  } else {
-    const long ch = std::min(rows, chunk_rows<T>(cols));
-    HostMatrix<T> chunk(Kokkos::view_alloc(Kokkos::WithoutInitializing, "mmapp::fill_chunk"), ch, cols);
-    for (long r0 = 0; r0 < rows; r0 += ch) {
-      const long n = std::min(ch, rows - r0);
-      const HostMatrix<T> part(chunk.data(), n, cols);
-      fill_matrix<T>(part, which, row0 + r0, init, seed, col0);
-      Kokkos::deep_copy(rows_at<T, Space>(X.data() + r0 * cols, n, cols), part);
-    }
-  }
-}
-
-/// Streams every rank's block C (|I| x |J| of an M x N matrix distributed
-/// as grid.hpp says, in Space's memory) to rank 0 in global row order: for
-/// each process row and each chunk of its rows, rank 0 assembles whole rows
-/// of N elements from the q process columns' blocks and calls
-/// row_fn(global row, pointer to its N elements), row after row. Rank 0 holds
-/// chunk_rows(N) rows of N elements, the others a chunk of their block's rows;
-/// no rank holds the whole C. `budget`: the chunk's bytes (tests make it
-/// small). Collective over the grid.
-template <class Space, class T, class RowFn>
-void stream_rows_to_root(const Matrix<T, Space>& C, const GridComm& grid, long M, long N, RowFn&& row_fn,
-                         long budget = kChunkBytes) {
-  const GridShape& g = grid.shape();
-  const int rank = grid.rank();
-  const long ch = chunk_rows<T>(N, budget);
-  const Range mine_r = block_range(M, g.p, grid.coords().prow), mine_c = block_range(N, g.q, grid.coords().pcol);
-  const MPI_Datatype type = mpi_type<T>();
-  // This rank's rows [r0, r0 + n) of its block, in host memory.
-  std::vector<T> host_chunk;
-  const auto local_rows = [&](long r0, long n) -> const T* {
-    const long cols = mine_c.size();
-    if constexpr (is_host_space_v<Space>) {
-      return C.data() + r0 * cols;
-    } else {
-      host_chunk.resize(size_t(n * cols));
-      Kokkos::deep_copy(HostMatrix<T>(host_chunk.data(), n, cols), rows_at<T, Space>(C.data() + r0 * cols, n, cols));
-      return host_chunk.data();
-    }
-  };
-  if (rank != 0) {
-    if (mine_r.size() == 0 || mine_c.size() == 0) return;
-    for (long r0 = 0; r0 < mine_r.size(); r0 += ch) {
-      const long n = std::min(ch, mine_r.size() - r0);
-      MPI_Send(local_rows(r0, n), int(n * mine_c.size()), type, 0, 12, grid.world());
-    }
-    return;
-  }
-  std::vector<T> rows(size_t(std::min(ch, M) * N));
-  for (int pr = 0; pr < g.p; ++pr) {
-    const Range rr = block_range(M, g.p, pr);
-    for (long r0 = 0; r0 < rr.size(); r0 += ch) {
-      const long n = std::min(ch, rr.size() - r0);
-      for (int pc = 0; pc < g.q; ++pc) {
-        const Range cr = block_range(N, g.q, pc);
-        if (cr.size() == 0) continue;
-        const int src = grid_rank(g, pr, pc);
-        if (src == 0) {
-          const T* p = local_rows(r0, n);
-          for (long i = 0; i < n; ++i) std::copy_n(p + i * cr.size(), cr.size(), rows.data() + i * N + cr.begin);
-        } else {
-          MPI_Datatype seg;  // n rows of |J| elements, N apart: straight into the assembled rows
-          MPI_Type_vector(int(n), int(cr.size()), int(N), type, &seg);
-          MPI_Type_commit(&seg);
-          MPI_Recv(rows.data() + cr.begin, 1, seg, src, 12, grid.world(), MPI_STATUS_IGNORE);
-          MPI_Type_free(&seg);
-        }
-      }
-      for (long i = 0; i < n; ++i) row_fn(rr.begin + r0 + i, rows.data() + i * N);
-    }
-  }
-}
-
-/// XXH3-64 of C in global row-major order, "0x%016x" (see
-/// stream_rows_to_root); "" on ranks other than 0. The same as the hash of
-/// the whole C's bytes held on one rank (driver_common.hpp, ordered_checksum).
-template <class Space, class T>
-std::string grid_checksum(const Matrix<T, Space>& C, const GridComm& grid, long M, long N, long budget = kChunkBytes) {
-  std::unique_ptr<Xxh3Digest> digest;
-  if (grid.rank() == 0) digest = std::make_unique<Xxh3Digest>();
-  stream_rows_to_root<Space, T>(
-      C, grid, M, N, [&](long, const T* row) { digest->update(row, size_t(N) * sizeof(T)); }, budget);
-  return digest ? digest->hex() : "";
-}
 
 /// The SUMMA multiply of one rank, over buffers allocated once (construction)
 /// and reused by every multiply(). Views must stay alive.
