@@ -23,6 +23,7 @@
 #include "kernels/kernel_registry.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
+#include "summa/transport_select.hpp"
 #include "check/verify.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>

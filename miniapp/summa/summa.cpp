@@ -20,39 +20,12 @@
 #include "parallel/grid_io.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
+#include "summa/transport_select.hpp"
 
 #include <memory>
 #include <numeric>
 
 namespace mmapp {
-
-int mpi_cuda_support() {
-#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
-  return MPIX_Query_cuda_support() ? 1 : 0;
-#else
-  return -1;
-#endif
-}
-
-const char* describe(PanelPath p) {
-  switch (p) {
-    case PanelPath::host: return "host";
-    case PanelPath::cuda_aware: return "cuda-aware";
-    case PanelPath::staged: return "staged through pinned host memory";
-    case PanelPath::shared: return "shared: an MPI shared-memory window (one node)";
-  }
-  return "?";
-}
-
-int comm_is_node_local(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int n = 0, all = 0;
-  MPI_Comm_size(node, &n);
-  MPI_Comm_size(comm, &all);
-  MPI_Comm_free(&node);
-  return n == all ? 1 : 0;
-}
 
 namespace detail {
 namespace {
@@ -116,45 +89,15 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
       },
       "", 2, world);
 
-  // How panels reach the others on this rank, and the overlap every rank uses.
-  // "shared" needs every process row and column within one node, on every rank.
-  int node_local = comm_is_node_local(grid.row()) && comm_is_node_local(grid.col());
-  MPI_Allreduce(MPI_IN_PLACE, &node_local, 1, MPI_INT, MPI_MIN, world);
-  PanelPath path = PanelPath::host;
-  agree_on(
-      [&] {
-        if (d.transfer == Transfer::shared) {
-          if (!node_local)
-            throw std::runtime_error(
-                "parallel.decomposition.transfer: shared, but a process row or column spans more than one node "
-                "(MPI_COMM_TYPE_SHARED); use staged, cuda-aware or auto");
-          path = PanelPath::shared;
-        } else if constexpr (!is_host_space_v<Space>) {
-          const int aware = mpi_cuda_support();
-          if (d.transfer == Transfer::staged) {
-            path = PanelPath::staged;
-          } else if (d.transfer == Transfer::cuda_aware) {
-            if (aware == 0)
-              throw std::runtime_error(
-                  "parallel.decomposition.transfer: cuda-aware, but this MPI reports no CUDA support "
-                  "(MPIX_Query_cuda_support() = 0 on rank " + std::to_string(rank) + "); use staged or auto");
-            path = PanelPath::cuda_aware;
-          } else {
-            path = aware == 1 ? PanelPath::cuda_aware : node_local ? PanelPath::shared : PanelPath::staged;
-          }
-        }
-      },
-      cfg.deck_path + ": ", 2, world);
-  // The shared path is a protocol of its own (barriers, not broadcasts): all
-  // ranks or none. `auto` picks it on GPU ranks only, so with host ranks in
-  // the grid those GPU ranks stage through MPI instead.
-  int shared_any = path == PanelPath::shared, shared_all = shared_any;
-  MPI_Allreduce(MPI_IN_PLACE, &shared_any, 1, MPI_INT, MPI_MAX, world);
-  MPI_Allreduce(MPI_IN_PLACE, &shared_all, 1, MPI_INT, MPI_MIN, world);
-  if (shared_any && !shared_all && path == PanelPath::shared) path = PanelPath::staged;
-  int device_mpi = path == PanelPath::cuda_aware ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &device_mpi, 1, MPI_INT, MPI_MAX, world);
-  const bool overlap = d.overlap == Overlap::ibcast || (d.overlap == Overlap::automatic && device_mpi == 0);
+  // How panels reach the others on this rank, and the overlap every rank uses
+  // (transport_select.hpp).
+  const bool node_local = grid_is_node_local(grid);
+  PanelPath my_path = PanelPath::host;
+  agree_on([&] { my_path = choose_panel_path(d.transfer, !is_host_space_v<Space>, node_local, rank); },
+           cfg.deck_path + ": ", 2, world);
+  const PanelTransportChoice transport = agree_panel_transport(my_path, d.overlap, world);
+  const PanelPath path = transport.path;
+  const bool overlap = transport.overlap;
 
   // Memory: need vs available, before allocating.
   const double elem = sizeof(T);
@@ -236,13 +179,7 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
   const auto poison = [&] { Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN()); };
 
   // Per-rank facts for the report: the panel path of every rank.
-  std::vector<int> paths(nranks);
-  const int my_path = int(path);
-  MPI_Allgather(&my_path, 1, MPI_INT, paths.data(), 1, MPI_INT, world);
-  std::string transfer;
-  for (int pth = 0; pth <= int(PanelPath::shared); ++pth)
-    if (std::find(paths.begin(), paths.end(), pth) != paths.end())
-      transfer += (transfer.empty() ? "" : "; ") + std::string(describe(PanelPath(pth)));
+  const std::string& transfer = transport.transfer;
   std::vector<long> rows_split(nranks);
   MPI_Allgather(&mloc, 1, MPI_LONG, rows_split.data(), 1, MPI_LONG, world);
 

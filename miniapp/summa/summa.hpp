@@ -43,12 +43,10 @@
 #include "parallel/grid_comm.hpp"
 #include "parallel/mpi_util.hpp"
 #include "core/types.hpp"
+#include "summa/transport_select.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
-#if defined(OPEN_MPI) && OPEN_MPI && __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>  // MPIX_Query_cuda_support (Open MPI's cuda extension)
-#endif
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -62,22 +60,6 @@
 #include <vector>
 
 namespace mmapp {
-
-/// Open MPI's run-time answer to "may device (CUDA) buffers be given to
-/// MPI?": 1 yes, 0 no, -1 unknown (not Open MPI, or built without its cuda
-/// extension: OMPI_HAVE_MPI_EXT_CUDA). Call after MPI_Init.
-int mpi_cuda_support();
-
-/// How one rank's panels reach the others.
-enum class PanelPath { host, cuda_aware, staged, shared };
-
-/// "host", "cuda-aware", "staged through pinned host memory", "shared: an
-/// MPI shared-memory window (one node)".
-const char* describe(PanelPath p);
-
-/// 1 when every rank of `comm` shares this rank's node (MPI_Comm_split_type
-/// MPI_COMM_TYPE_SHARED spans all of it), else 0. Collective over `comm`.
-int comm_is_node_local(MPI_Comm comm);
 
 /// One rank's time in one multiply, in seconds: blocked in MPI (broadcasts,
 /// waits, posting), in local GEMMs (launch to completion, including MPI
