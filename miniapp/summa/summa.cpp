@@ -107,8 +107,9 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
   const std::size_t work_bytes = workspace_bytes(local_plan, mloc, nloc, nbw);
   double dev_bytes = 0, host_bytes = 0;
   {
-    double pan_dev = 0, pan_pin = 0, ver_dev = 0, ver_host = 0;
-    if (any_summa) Summa<Space, T>::panel_bytes(mloc, nloc, nbw, overlap, path, pan_dev, pan_pin);
+    double ver_dev = 0, ver_host = 0;
+    const BufferBytes pan = any_summa ? Summa<Space, T>::bytes(mloc, nloc, nbw, path, overlap) : BufferBytes{};
+    const double pan_dev = pan.device, pan_pin = pan.pinned;
     if (cfg.verify) verifier_bytes_grid(mloc, nloc, K, ver_dev, ver_host);
     dev_bytes = (double(mloc) * blk.a_k.size() + double(blk.b_k.size()) * nloc + double(mloc) * nloc) * elem +
                 pan_dev + double(work_bytes) + ver_dev;
