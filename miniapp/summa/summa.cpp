@@ -1,6 +1,5 @@
-// summa.cpp — the case runner of process-grid decks (run_grid_case) and the
-// non-template parts of summa.hpp. For each problem size and dtype, on the
-// execution space named for this rank:
+// summa.cpp — the case runner of process-grid decks (run_grid_case). For
+// each problem size and dtype, on the execution space named for this rank:
 //   grid (p x q, resolve_grid) -> panels -> kernels (the deck's local GEMMs,
 //   and `scalapack`) -> panel path (host / cuda-aware / staged / shared) and overlap,
 //   agreed by every rank -> memory need vs available -> allocation (A, B, C
@@ -144,8 +143,9 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
     }
     if (any_summa) summa = std::make_unique<Summa<Space, T>>(space, grid, blk, panels, A, B, C, path, overlap);
   });
-  std::unique_ptr<ScalapackGemm> pgemm;
-  if (any_scalapack) agree_on([&] { pgemm = std::make_unique<ScalapackGemm>(grid, M, N, K); }, "", 3, world);
+  std::unique_ptr<Scalapack<Space, T>> pgemm;
+  if (any_scalapack)
+    agree_on([&] { pgemm = std::make_unique<Scalapack<Space, T>>(grid, M, N, K, A, B, C); }, "", 3, world);
 
   common.time("fill", [&] {
     if (scatter) {
@@ -219,7 +219,7 @@ void grid_case(const Config& cfg, const ProblemSize& size, const RankPlacement& 
       mine = measure(
           rec, ph, cfg.warmup, cfg.repetitions, poison,
           [&](int) {
-            if constexpr (is_host_space_v<Space>) pgemm->multiply(A.data(), B.data(), C.data());
+            if constexpr (is_host_space_v<Space>) pgemm->multiply();
           },
           check, world, stop);
     } else {
