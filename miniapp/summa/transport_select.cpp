@@ -42,7 +42,9 @@ int comm_is_node_local(MPI_Comm comm) {
 }
 
 bool grid_is_node_local(const GridComm& grid) {
-  int node_local = comm_is_node_local(grid.row()) && comm_is_node_local(grid.col());
+  const int row_local = comm_is_node_local(grid.row());  // both on every rank: each is collective
+  const int col_local = comm_is_node_local(grid.col());
+  int node_local = row_local && col_local;
   MPI_Allreduce(MPI_IN_PLACE, &node_local, 1, MPI_INT, MPI_MIN, grid.world());
   return node_local != 0;
 }
