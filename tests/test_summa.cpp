@@ -14,21 +14,30 @@
 //  - the streamed checksum is the hash of C in global row-major order, in
 //    chunks of any size;
 //  - a local GEMM that throws on one rank neither hangs the others nor
-//    spoils their C.
+//    spoils their C;
+//  - the panel loop over a transport that logs its calls: panels posted
+//    depth() ahead, then wait, GEMM (beta 0 first, 1 after), progress and
+//    release for each, start and finish around; a throwing GEMM skips the
+//    later GEMMs but no panel, and its error comes after finish.
 #include "core/exec_spaces.hpp"
 #include "parallel/grid.hpp"
+#include "parallel/grid_comm.hpp"
+#include "parallel/grid_io.hpp"
 #include "deck/init.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/vendor/vendor.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
+#include "summa/transport_select.hpp"
 #include "check/verify.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -409,4 +418,125 @@ TEMPLATE_LIST_TEST_CASE("summa: a local GEMM that throws on one rank neither han
         }
         MPI_Barrier(MPI_COMM_WORLD);  // every rank got here: nothing hangs
       }
+}
+
+TEST_CASE("summa: each transport's buffer bytes (slots x panel bytes, where they live)", "[summa]") {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const long mloc = 4, nloc = 5, nb = 8;
+  const double one = double(mloc * nb + nb * nloc) * sizeof(double);  // one slot of A's and B's panels
+  const auto bytes = [&](PanelPath path, bool overlap) {
+    const BufferBytes b = Summa<Host, double>::bytes(mloc, nloc, nb, path, overlap);
+    return std::vector<double>{b.device, b.pinned};
+  };
+  for (const PanelPath path : {PanelPath::host, PanelPath::cuda_aware}) {
+    CHECK(bytes(path, false) == std::vector<double>{one, 0});
+    CHECK(bytes(path, true) == std::vector<double>{2 * one, 0});
+  }
+  CHECK(bytes(PanelPath::staged, false) == std::vector<double>{one, one});
+  CHECK(bytes(PanelPath::staged, true) == std::vector<double>{2 * one, 2 * one});
+  CHECK(bytes(PanelPath::shared, false) == std::vector<double>{0, one});  // the GEMM reads the window
+  CHECK(bytes(PanelPath::shared, true) == std::vector<double>{0, 2 * one});
+#ifdef KOKKOS_ENABLE_CUDA
+  const BufferBytes gpu_shared = Summa<Kokkos::Cuda, double>::bytes(mloc, nloc, nb, PanelPath::shared, true);
+  CHECK(gpu_shared.device == 3 * one);  // three slots: in the GEMM, coming down, going up
+  CHECK(gpu_shared.pinned == 3 * one);
+#endif
+}
+
+namespace {
+
+using LoopSpace = Kokkos::DefaultHostExecutionSpace;
+std::vector<std::string>* g_loop_log = nullptr;
+int g_gemm_throws_at = -1;
+
+/// A transport that moves nothing: it logs the loop's calls and hands out
+/// the same two panels every time.
+class LoggingTransport : public PanelTransport<LoopSpace, double> {
+ public:
+  explicit LoggingTransport(int depth) : depth_(depth), a_("a", 2, 3), b_("b", 3, 2) {}
+  int depth() const override { return depth_; }
+  void start() override { g_loop_log->push_back("start"); }
+  void post(int t) override { g_loop_log->push_back("post " + std::to_string(t)); }
+  PanelViews<LoopSpace, double> wait(int t) override {
+    g_loop_log->push_back("wait " + std::to_string(t));
+    return {a_, b_};
+  }
+  void progress(int t) override { g_loop_log->push_back("progress " + std::to_string(t)); }
+  void release(int t) override { g_loop_log->push_back("release " + std::to_string(t)); }
+  void finish() override { g_loop_log->push_back("finish"); }
+  const double* a() const { return a_.data(); }
+
+ private:
+  int depth_;
+  Matrix<double, LoopSpace> a_, b_;
+};
+
+/// A local GEMM that logs its panel's beta, and throws on the panel g_gemm_throws_at.
+void logging_gemm(const LoopSpace&, const GemmArgs<LoopSpace, double>& args) {
+  const int t = int(std::count_if(g_loop_log->begin(), g_loop_log->end(),
+                                  [](const std::string& e) { return e.rfind("gemm", 0) == 0; }));
+  g_loop_log->push_back("gemm beta " + std::to_string(int(args.beta)) + " " + std::to_string(args.A.extent(0)) + "x" +
+                        std::to_string(args.A.extent(1)) + "x" + std::to_string(args.B.extent(1)));
+  if (t == g_gemm_throws_at) throw std::runtime_error("test: refused panel " + std::to_string(t));
+}
+
+/// The calls the loop should make for `panels` panels at `depth`, the GEMM
+/// of each panel up to `last_gemm`.
+std::vector<std::string> expected_loop(int panels, int depth, int last_gemm) {
+  std::vector<std::string> e{"start"};
+  int posted = 0;
+  for (int t = 0; t < panels; ++t) {
+    for (; posted < panels && posted < t + depth; ++posted) e.push_back("post " + std::to_string(posted));
+    e.push_back("wait " + std::to_string(t));
+    if (t <= last_gemm) e.push_back(std::string("gemm beta ") + (t == 0 ? "0" : "1") + " 2x3x2");
+    e.push_back("progress " + std::to_string(t));
+    e.push_back("release " + std::to_string(t));
+  }
+  e.push_back("finish");
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("summa: the panel loop posts depth() panels ahead, then waits, multiplies, progresses and releases",
+          "[summa]") {
+  std::vector<std::string> log;
+  g_loop_log = &log;
+  const Matrix<double, LoopSpace> C("C", 2, 2);
+  // Written out once (depth 2, 4 panels), then the rule for other depths and counts.
+  {
+    Summa<LoopSpace, double> summa(LoopSpace{}, C, 4, std::make_unique<LoggingTransport>(2));
+    summa.multiply(&logging_gemm, Workspace<LoopSpace>("work", 0));
+    // clang-format off
+    CHECK(log == std::vector<std::string>{
+                     "start",
+                     "post 0", "post 1", "wait 0", "gemm beta 0 2x3x2", "progress 0", "release 0",
+                     "post 2",           "wait 1", "gemm beta 1 2x3x2", "progress 1", "release 1",
+                     "post 3",           "wait 2", "gemm beta 1 2x3x2", "progress 2", "release 2",
+                                         "wait 3", "gemm beta 1 2x3x2", "progress 3", "release 3",
+                     "finish"});
+    // clang-format on
+  }
+  for (const int depth : {1, 2, 3, 5})
+    for (const int panels : {1, 2, 4}) {
+      INFO("depth " << depth << ", " << panels << " panels");
+      log.clear();
+      Summa<LoopSpace, double> summa(LoopSpace{}, C, panels, std::make_unique<LoggingTransport>(depth));
+      summa.multiply(&logging_gemm, Workspace<LoopSpace>("work", 0));
+      CHECK(log == expected_loop(panels, depth, panels - 1));
+    }
+  // A GEMM that throws on panel 1: every panel still travels, the later GEMMs are skipped, the error comes last.
+  log.clear();
+  g_gemm_throws_at = 1;
+  Summa<LoopSpace, double> summa(LoopSpace{}, C, 4, std::make_unique<LoggingTransport>(2));
+  std::string error;
+  try {
+    summa.multiply(&logging_gemm, Workspace<LoopSpace>("work", 0));
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  g_gemm_throws_at = -1;
+  g_loop_log = nullptr;
+  CHECK(error == "test: refused panel 1");
+  CHECK(log == expected_loop(4, 2, 1));
 }

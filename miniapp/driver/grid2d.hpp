@@ -13,9 +13,12 @@
 
 #include "driver/case_runner.hpp"
 #include "parallel/grid.hpp"
+#include "parallel/grid_comm.hpp"
+#include "parallel/grid_io.hpp"
 #include "parallel/mpi_util.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
+#include "summa/transport_select.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -28,88 +31,11 @@
 
 namespace mmapp::detail {
 
-/// Global ranges of rank r's block of a rows x cols matrix whose rows are
-/// split over the grid's p process rows and columns over its q process columns.
-struct BlockOf {
-  long rows, cols;
-  GridShape g;
-  Range row_range(int r) const { return block_range(rows, g.p, grid_coords(g, r).prow); }
-  Range col_range(int r) const { return block_range(cols, g.q, grid_coords(g, r).pcol); }
-};
-
-/// Scatter mode: rank 0 sends every rank its block of `full` (rank 0's whole
-/// matrix, host) in chunks of rows; each rank stores it into `mine`.
-/// Collective over `world`.
-template <class Space, class T>
-void scatter_block(const HostMatrix<T>& full, const Matrix<T, Space>& mine, const BlockOf& of, MPI_Comm world) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
-  const auto store = [&](const T* src, long r0, long n, long cols) {
-    Kokkos::deep_copy(rows_at<T, Space>(mine.data() + r0 * cols, n, cols),
-                      Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace>(src, n, cols));
-  };
-  if (rank == 0) {
-    for (int r = 0; r < size; ++r) {
-      const Range rr = of.row_range(r), cr = of.col_range(r);
-      const long cols = cr.size();
-      if (rr.size() == 0 || cols == 0) continue;
-      const long ch = chunk_rows<T>(cols);
-      std::vector<T> buf(size_t(std::min(ch, rr.size()) * cols));
-      for (long r0 = 0; r0 < rr.size(); r0 += ch) {
-        const long n = std::min(ch, rr.size() - r0);
-        for (long i = 0; i < n; ++i) std::copy_n(&full(rr.begin + r0 + i, cr.begin), cols, buf.data() + i * cols);
-        if (r == 0)
-          store(buf.data(), r0, n, cols);
-        else
-          MPI_Send(buf.data(), int(n * cols), mpi_type<T>(), r, 11, world);
-      }
-    }
-    return;
-  }
-  const long rows = mine.extent(0), cols = mine.extent(1);
-  if (rows == 0 || cols == 0) return;
-  const long ch = chunk_rows<T>(cols);
-  std::vector<T> buf(size_t(std::min(ch, rows) * cols));
-  for (long r0 = 0; r0 < rows; r0 += ch) {
-    const long n = std::min(ch, rows - r0);
-    MPI_Recv(buf.data(), int(n * cols), mpi_type<T>(), 0, 11, world, MPI_STATUS_IGNORE);
-    store(buf.data(), r0, n, cols);
-  }
-}
-
 /// Mean of the last `n` entries of v (the timed repetitions; warm-ups and
 /// tile: auto trials come first); 0 when there are fewer.
 inline double mean_of_last(const std::vector<double>& v, std::size_t n) {
   if (n == 0 || v.size() < n) return 0;
   return std::accumulate(v.end() - long(n), v.end(), 0.0) / double(n);
-}
-
-/// The panel path this rank asks for (`transfer`), before the ranks agree:
-/// throws std::runtime_error naming parallel.decomposition.transfer when it
-/// cannot be had (shared across nodes, cuda-aware without CUDA support).
-template <class Space>
-PanelPath requested_panel_path(Transfer transfer, bool node_local, int rank) {
-  if (transfer == Transfer::shared) {
-    if (!node_local)
-      throw std::runtime_error(
-          "parallel.decomposition.transfer: shared, but a process row or column spans more than one node "
-          "(MPI_COMM_TYPE_SHARED); use staged, cuda-aware or auto");
-    return PanelPath::shared;
-  }
-  if constexpr (!is_host_space_v<Space>) {
-    const int aware = mpi_cuda_support();
-    if (transfer == Transfer::staged) return PanelPath::staged;
-    if (transfer == Transfer::cuda_aware) {
-      if (aware == 0)
-        throw std::runtime_error(
-            "parallel.decomposition.transfer: cuda-aware, but this MPI reports no CUDA support "
-            "(MPIX_Query_cuda_support() = 0 on rank " + std::to_string(rank) + "); use staged or auto");
-      return PanelPath::cuda_aware;
-    }
-    return aware == 1 ? PanelPath::cuda_aware : node_local ? PanelPath::shared : PanelPath::staged;
-  }
-  return PanelPath::host;
 }
 
 /// The process grid (see the file comment) of one M x N x K case on Space,
@@ -179,7 +105,7 @@ class Grid2D {
   Workspace<Space> work_;
   HostMatrix<T> A_full_, B_full_, C_full_;  // rank 0, scatter mode
   std::unique_ptr<Summa<Space, T>> summa_;
-  std::unique_ptr<ScalapackGemm> pgemm_;
+  std::unique_ptr<Scalapack<Space, T>> pgemm_;
   std::vector<SummaTimes> times_;    ///< per multiply of the current kernel
 };
 
@@ -205,34 +131,20 @@ void Grid2D<Space, T>::accept_distributed(const KernelSpec& spec, int index) con
 }
 
 /// How panels reach the others on this rank, and the overlap every rank
-/// uses; "shared" needs every process row and column within one node, on
-/// every rank, and is a protocol of its own (barriers, not broadcasts): all
-/// ranks or none. `auto` picks it on GPU ranks only, so with host ranks in the
-/// grid those GPU ranks stage through MPI instead.
+/// uses (summa/transport_select.hpp: this rank's choice, then the agreement
+/// of all: "shared" is all ranks or none), and every rank's rows.
 template <class Space, class T>
 void Grid2D<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan, PhaseClock&) {
-  const Decomposition& d = cfg_.decomposition;
   const MPI_Comm world = comm();
   for (const auto& p : plan) (p.distributed ? any_scalapack_ : any_summa_) = true;
-  int node_local = comm_is_node_local(grid_->row()) && comm_is_node_local(grid_->col());
-  MPI_Allreduce(MPI_IN_PLACE, &node_local, 1, MPI_INT, MPI_MIN, world);
-  agree_on([&] { path_ = requested_panel_path<Space>(d.transfer, node_local != 0, place_.rank); },
+  const bool node_local = grid_is_node_local(*grid_);
+  PanelPath mine = PanelPath::host;
+  agree_on([&] { mine = choose_panel_path(cfg_.decomposition.transfer, !is_host_space_v<Space>, node_local, place_.rank); },
            cfg_.deck_path + ": ", 2, world);
-  int shared_any = path_ == PanelPath::shared, shared_all = shared_any;
-  MPI_Allreduce(MPI_IN_PLACE, &shared_any, 1, MPI_INT, MPI_MAX, world);
-  MPI_Allreduce(MPI_IN_PLACE, &shared_all, 1, MPI_INT, MPI_MIN, world);
-  if (shared_any && !shared_all && path_ == PanelPath::shared) path_ = PanelPath::staged;
-  int device_mpi = path_ == PanelPath::cuda_aware ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &device_mpi, 1, MPI_INT, MPI_MAX, world);
-  overlap_ = d.overlap == Overlap::ibcast || (d.overlap == Overlap::automatic && device_mpi == 0);
-
-  // Per-rank facts for the records: every rank's panel path and rows.
-  std::vector<int> paths(place_.size);
-  const int my_path = int(path_);
-  MPI_Allgather(&my_path, 1, MPI_INT, paths.data(), 1, MPI_INT, world);
-  for (int pth = 0; pth <= int(PanelPath::shared); ++pth)
-    if (std::find(paths.begin(), paths.end(), pth) != paths.end())
-      transfer_ += (transfer_.empty() ? "" : "; ") + std::string(mmapp::describe(PanelPath(pth)));
+  const PanelTransportChoice choice = agree_panel_transport(mine, cfg_.decomposition.overlap, world);
+  path_ = choice.path;
+  overlap_ = choice.overlap;
+  transfer_ = choice.transfer;
   rows_split_.resize(place_.size);
   MPI_Allgather(&mloc_, 1, MPI_LONG, rows_split_.data(), 1, MPI_LONG, world);
 }
@@ -245,8 +157,8 @@ template <class Space, class T>
 MemoryNeed Grid2D<Space, T>::memory(std::size_t work, bool verify) {
   const double elem = sizeof(T);
   const long M = size_.m, N = size_.n, K = size_.k;
-  double pan_dev = 0, pan_pin = 0;
-  if (any_summa_) Summa<Space, T>::panel_bytes(mloc_, nloc_, nbw_, overlap_, path_, pan_dev, pan_pin);
+  const BufferBytes pan = any_summa_ ? Summa<Space, T>::bytes(mloc_, nloc_, nbw_, path_, overlap_) : BufferBytes{};
+  const double pan_dev = pan.device, pan_pin = pan.pinned;
   const VerifierBytes ver = verify ? FreivaldsCheck<Space, T>::bytes(mloc_, nloc_, K, true) : VerifierBytes{};
   need_.device = (double(mloc_) * blk_.a_k.size() + double(blk_.b_k.size()) * nloc_ + double(mloc_) * nloc_) * elem +
                  pan_dev + double(work) + ver.device;
@@ -276,7 +188,8 @@ void Grid2D<Space, T>::allocate(std::size_t work, PhaseClock& common) {
     }
     if (any_summa_) summa_ = std::make_unique<Summa<Space, T>>(space_, *grid_, blk_, panels_, A_, B_, C_, path_, overlap_);
   });
-  if (any_scalapack_) agree_on([&] { pgemm_ = std::make_unique<ScalapackGemm>(*grid_, M, N, K); }, "", 3, comm());
+  if (any_scalapack_)
+    agree_on([&] { pgemm_ = std::make_unique<Scalapack<Space, T>>(*grid_, M, N, K, A_, B_, C_); }, "", 3, comm());
 }
 
 template <class Space, class T>
@@ -294,8 +207,8 @@ void Grid2D<Space, T>::distribute(PhaseClock& common) {
   });
   if (scatter_)
     common.time("scatter", [&] {
-      scatter_block<Space, T>(A_full_, A_, BlockOf{size_.m, size_.k, g_}, comm());
-      scatter_block<Space, T>(B_full_, B_, BlockOf{size_.k, size_.n, g_}, comm());
+      scatter_block<Space, T>(A_full_, A_, *grid_);
+      scatter_block<Space, T>(B_full_, B_, *grid_);
     });
 }
 
@@ -325,10 +238,7 @@ void Grid2D<Space, T>::describe(RunRecord& rec, const PlannedKernel<Space, T>& p
 /// multiply ends its communication first). Collective.
 template <class Space, class T>
 void Grid2D<Space, T>::multiply(const PlannedKernel<Space, T>& p, const KernelVariant<Space, T>& v, int) {
-  if (p.distributed) {
-    if constexpr (is_host_space_v<Space>) pgemm_->multiply(A_.data(), B_.data(), C_.data());
-    return;
-  }
+  if (p.distributed) return pgemm_->multiply();
   struct Keep {
     Summa<Space, T>& s;
     std::vector<SummaTimes>& t;

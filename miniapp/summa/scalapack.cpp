@@ -2,7 +2,7 @@
 #include "summa/scalapack.hpp"
 
 #include "kernels/vendor/host_blas.hpp"
-#include "summa/summa.hpp"
+#include "parallel/grid_comm.hpp"
 
 #include <algorithm>
 #include <stdexcept>

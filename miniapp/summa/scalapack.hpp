@@ -24,15 +24,17 @@
 // FLOPs: 2 M N K over the grid.
 #pragma once
 
+#include "core/types.hpp"
 #include "parallel/grid.hpp"
+#include "parallel/grid_comm.hpp"
+#include "summa/buffer_bytes.hpp"
 
 #include <mpi.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace mmapp {
-
-class GridComm;
 
 /// True when this binary was built with ScaLAPACK.
 bool scalapack_compiled();
@@ -64,6 +66,47 @@ class ScalapackGemm {
   int ctxt_ = -1, sys_ = -1;
   int m_, n_, k_;
   int desc_a_[9]{}, desc_b_[9]{}, desc_c_[9]{};
+};
+
+/// ScaLAPACK's p?gemm as a distributed GEMM beside Summa (summa.hpp): the
+/// same blocks, multiply() collective over the grid. It accepts only the
+/// 2-D grid's blocks and host backends (scalapack_unavailable_reason).
+template <class Space, class T>
+class Scalapack {
+ public:
+  /// A: |I| x |Ka|, B: |Kb| x |J|, C: |I| x |J| (grid_blocks of this rank
+  /// for an m x n x k problem), row-major in Space's memory; the views must
+  /// stay alive. Collective over the grid (BLACS context). Throws as
+  /// ScalapackGemm's constructor, and std::invalid_argument when the views'
+  /// extents are not the blocks'.
+  Scalapack(const GridComm& grid, long m, long n, long k, const ConstMatrix<T, Space>& A,
+            const ConstMatrix<T, Space>& B, const Matrix<T, Space>& C)
+      : gemm_(grid, m, n, k), A_(A), B_(B), C_(C) {
+    const GridBlocks b = grid_blocks(m, n, k, grid.shape(), grid.coords());
+    if (long(A.extent(0)) != b.rows.size() || long(A.extent(1)) != b.a_k.size() ||
+        long(B.extent(0)) != b.b_k.size() || long(B.extent(1)) != b.cols.size() ||
+        long(C.extent(0)) != b.rows.size() || long(C.extent(1)) != b.cols.size())
+      throw std::invalid_argument("Scalapack: the blocks' extents do not match the grid blocks");
+  }
+
+  /// Buffers allocated beyond the blocks: none (p?gemm allocates its own
+  /// workspace inside each call, which this does not count).
+  static BufferBytes bytes() { return {}; }
+
+  /// C = A B (beta = 0: C may hold NaN on entry). Collective over the grid.
+  /// Host backends only: on another, throws std::logic_error (the runner
+  /// refuses scalapack there first).
+  void multiply() const {
+    if constexpr (is_host_space_v<Space>)
+      gemm_.multiply(A_.data(), B_.data(), C_.data());
+    else
+      throw std::logic_error("Scalapack: host backends only");
+  }
+
+ private:
+  ScalapackGemm gemm_;
+  ConstMatrix<T, Space> A_, B_;
+  Matrix<T, Space> C_;
 };
 
 }  // namespace mmapp
