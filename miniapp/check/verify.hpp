@@ -310,6 +310,25 @@ void allreduce_sum(const View& v, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, h.data(), int(h.span()), MPI_DOUBLE, MPI_SUM, comm);
   Kokkos::deep_copy(v, h);
 }
+/// For each row r in [0, rows): the sum over c in [0, cols) of
+/// contrib(r, c, acc) (which adds to a Sums<NQ>), one team per row
+/// (TeamThreadRange, Kokkos::Sum), then store(r, sums) once per team. The
+/// verifier's three passes (B x, A y, C x) are this loop. Asynchronous.
+template <int NQ, class Space, class Contrib, class Store>
+void team_row_sums(const Space& space, const std::string& label, long rows, long cols, const Contrib& contrib,
+                   const Store& store) {
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  using member_t = typename policy_t::member_type;
+  Kokkos::parallel_for(
+      label, policy_t(space, rows, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
+        const long r = team.league_rank();
+        Sums<NQ> s;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, cols), [&](const long c, Sums<NQ>& acc) { contrib(r, c, acc); },
+            Kokkos::Sum<Sums<NQ>>(s));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { store(r, s); });
+      });
+}
 }  // namespace detail
 
 template <class Space, class T>
@@ -365,28 +384,20 @@ void FreivaldsCheck<Space, T>::compute_probes(const ConstMatrix<T, Space>& B) {
     Kokkos::parallel_for(
         "mmapp::verify_probes", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, NV * J),
         KOKKOS_LAMBDA(const long e) { X(e / J, e % J) = probe_entry(seed, int(e / J), col0 + e % J); });
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
   if (kb > 0 && J > 0)
-    Kokkos::parallel_for(
-        "mmapp::verify_b_products", policy_t(space_, kb, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-          const long k = team.league_rank();
-          Sums<3 * NV> s;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, J),
-              [&](const long j, Sums<3 * NV>& acc) {
-                const double b = double(B(k, j));
-                for (int v = 0; v < NV; ++v) {
-                  const double x = X(v, j);
-                  acc.v[3 * v] += b * x;
-                  acc.v[3 * v + 1] += compat::fabs(b) * compat::fabs(x);
-                  acc.v[3 * v + 2] += (b * b) * (x * x);
-                }
-              },
-              Kokkos::Sum<Sums<3 * NV>>(s));
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            for (int q = 0; q < 3 * NV; ++q) Y(q, b_k0 + k) = s.v[q];
-          });
+    detail::team_row_sums<3 * NV>(
+        space_, "mmapp::verify_b_products", kb, J,
+        KOKKOS_LAMBDA(const long k, const long j, Sums<3 * NV>& acc) {
+          const double b = double(B(k, j));
+          for (int v = 0; v < NV; ++v) {
+            const double x = X(v, j);
+            acc.v[3 * v] += b * x;
+            acc.v[3 * v + 1] += compat::fabs(b) * compat::fabs(x);
+            acc.v[3 * v + 2] += (b * b) * (x * x);
+          }
+        },
+        KOKKOS_LAMBDA(const long k, const Sums<3 * NV>& sums) {
+          for (int q = 0; q < 3 * NV; ++q) Y(q, b_k0 + k) = sums.v[q];
         });
   Kokkos::fence();
   detail::allreduce_sum(Y_, where_.all);
@@ -398,29 +409,21 @@ void FreivaldsCheck<Space, T>::compute_rows() {
   const long ka = A.extent(1), a_k0 = where_.a_k0;
   Z_ = DView("mmapp::verify_z", 4 * NV, M_);
   const DView Y = Y_, Z = Z_;
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
   if (M_ > 0 && ka > 0)
-    Kokkos::parallel_for(
-        "mmapp::verify_a_products", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-          const long i = team.league_rank();
-          Sums<4 * NV> s;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, ka),
-              [&](const long k, Sums<4 * NV>& acc) {
-                const double a = double(A(i, k));
-                for (int v = 0; v < NV; ++v) {
-                  const double y = Y(3 * v, a_k0 + k);
-                  acc.v[4 * v] += a * y;
-                  acc.v[4 * v + 1] += compat::fabs(a) * Y(3 * v + 1, a_k0 + k);
-                  acc.v[4 * v + 2] += (a * a) * Y(3 * v + 2, a_k0 + k);
-                  acc.v[4 * v + 3] += (a * a) * (y * y);
-                }
-              },
-              Kokkos::Sum<Sums<4 * NV>>(s));
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            for (int q = 0; q < 4 * NV; ++q) Z(q, i) = s.v[q];
-          });
+    detail::team_row_sums<4 * NV>(
+        space_, "mmapp::verify_a_products", M_, ka,
+        KOKKOS_LAMBDA(const long i, const long k, Sums<4 * NV>& acc) {
+          const double a = double(A(i, k));
+          for (int v = 0; v < NV; ++v) {
+            const double y = Y(3 * v, a_k0 + k);
+            acc.v[4 * v] += a * y;
+            acc.v[4 * v + 1] += compat::fabs(a) * Y(3 * v + 1, a_k0 + k);
+            acc.v[4 * v + 2] += (a * a) * Y(3 * v + 2, a_k0 + k);
+            acc.v[4 * v + 3] += (a * a) * (y * y);
+          }
+        },
+        KOKKOS_LAMBDA(const long i, const Sums<4 * NV>& sums) {
+          for (int q = 0; q < 4 * NV; ++q) Z(q, i) = sums.v[q];
         });
   Kokkos::fence();
   detail::allreduce_sum(Z_, where_.row);
@@ -435,39 +438,30 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
   constexpr int NQ = 3 * NV + 2;
   // Per row, over this rank's columns: w, |C||x|, (C.C)(x.x) per vector, non-finite and inexact counts.
   DView S("mmapp::verify_c_partial", M_, NQ);
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  using member_t = typename policy_t::member_type;
   if (M_ > 0 && J > 0)
-    Kokkos::parallel_for(
-        "mmapp::verify_c", policy_t(space_, M_, Kokkos::AUTO), KOKKOS_LAMBDA(const member_t& team) {
-          const long i = team.league_rank();
-          const long gi = row0 + i;
-          Sums<NQ> s;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, J),
-              [&](const long j, Sums<NQ>& acc) {
-                const T cv = C(i, j);
-                if (!compat::isfinite(cv)) {
-                  acc.v[3 * NV] += 1;
-                  return;
-                }
-                const double c = double(cv);
-                for (int v = 0; v < NV; ++v) {
-                  const double x = X(v, j);
-                  acc.v[3 * v] += c * x;
-                  acc.v[3 * v + 1] += compat::fabs(c) * compat::fabs(x);
-                  acc.v[3 * v + 2] += (c * c) * (x * x);
-                }
-                bool ok = true;
-                if (exact == int(ExactCheck::identity)) ok = cv == A(i, j);
-                if (exact == int(ExactCheck::ones)) ok = cv == T(K);
-                if (exact == int(ExactCheck::closed_form)) ok = cv == T(closed_form_c(gi, col0 + j, K));
-                if (!ok) acc.v[3 * NV + 1] += 1;
-              },
-              Kokkos::Sum<Sums<NQ>>(s));
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            for (int q = 0; q < NQ; ++q) S(i, q) = s.v[q];
-          });
+    detail::team_row_sums<NQ>(
+        space_, "mmapp::verify_c", M_, J,
+        KOKKOS_LAMBDA(const long i, const long j, Sums<NQ>& acc) {
+          const T cv = C(i, j);
+          if (!compat::isfinite(cv)) {
+            acc.v[3 * NV] += 1;
+            return;
+          }
+          const double c = double(cv);
+          for (int v = 0; v < NV; ++v) {
+            const double x = X(v, j);
+            acc.v[3 * v] += c * x;
+            acc.v[3 * v + 1] += compat::fabs(c) * compat::fabs(x);
+            acc.v[3 * v + 2] += (c * c) * (x * x);
+          }
+          bool ok = true;
+          if (exact == int(ExactCheck::identity)) ok = cv == A(i, j);
+          if (exact == int(ExactCheck::ones)) ok = cv == T(K);
+          if (exact == int(ExactCheck::closed_form)) ok = cv == T(closed_form_c(row0 + i, col0 + j, K));
+          if (!ok) acc.v[3 * NV + 1] += 1;
+        },
+        KOKKOS_LAMBDA(const long i, const Sums<NQ>& sums) {
+          for (int q = 0; q < NQ; ++q) S(i, q) = sums.v[q];
         });
   Kokkos::fence();
   detail::allreduce_sum(S, where_.row);

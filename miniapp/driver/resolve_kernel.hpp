@@ -2,7 +2,7 @@
 // kernel catalog (kernels/catalog.hpp) for one execution space, dtype and
 // problem shape: the variant that matches every key the entry gives, or the
 // shape rules' default when it gives none. Used by the case runners
-// (driver_common.hpp's plan_kernels, summa.cpp).
+// (driver/plan.hpp's plan_kernels).
 #pragma once
 
 #include "deck/config.hpp"

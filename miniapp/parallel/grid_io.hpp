@@ -162,7 +162,7 @@ void stream_rows_to_root(const Matrix<T, Space>& C, const GridComm& grid, long M
 
 /// XXH3-64 of C in global row-major order, "0x%016x" (see
 /// stream_rows_to_root); "" on ranks other than 0. The same as the hash of
-/// the whole C's bytes held on one rank (driver_common.hpp, ordered_checksum).
+/// the whole C's bytes held on one rank (driver/row_split.hpp, ordered_checksum).
 template <class Space, class T>
 std::string grid_checksum(const Matrix<T, Space>& C, const GridComm& grid, long M, long N, long budget = kChunkBytes) {
   std::unique_ptr<Xxh3Digest> digest;

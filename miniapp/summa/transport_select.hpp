@@ -5,7 +5,7 @@
 //   1. grid_is_node_local (collective): does every process row and column
 //      of every rank lie within one node?
 //   2. choose_panel_path (local, may throw): this rank's path; the caller
-//      makes every rank agree on success (driver_common.hpp, agree_on).
+//      makes every rank agree on success (driver/plan.hpp, agree_on).
 //   3. agree_panel_transport (collective): "shared" is a protocol of its own
 //      (barriers, not broadcasts), so all ranks or none; the overlap every
 //      rank uses; and the report's description of the paths in use.
