@@ -78,6 +78,7 @@
 // FLOPs: 2*M*N*K (split-K adds M*N*(S-1) additions in the reduction).
 #pragma once
 
+#include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/unroll.hpp"
 #include "core/kokkos_compat.hpp"
@@ -92,15 +93,6 @@
 namespace mmapp {
 
 namespace detail {
-/// One 16-byte chunk of T (float4, double2): the unit of a wide global load.
-template <class T>
-struct alignas(16) Chunk16 {
-  static constexpr int width = 16 / int(sizeof(T));
-  T v[16 / sizeof(T)];
-};
-/// True when p is aligned to `bytes`.
-inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
-
 /// The team policy of a kernel: with launch bounds when MinBlocks > 0.
 template <class Space, int Team, int MinBlocks>
 using team_policy_lb =
@@ -194,23 +186,17 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   const T beta = args.beta;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
-  const int slices = splitk_slices(M, N, K, Cfg::split_kc, sizeof(T));
-  const int kc = slices > 1 ? Cfg::split_kc : K;
-  T* const work = reinterpret_cast<T*>(args.work.data());
-  if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
-                     !detail::aligned_to(work, 16)))
-    throw std::runtime_error("gemm_tiled_warp: split-K workspace too small or misaligned");
-
+  const SplitKPlan<T> plan("gemm_tiled_warp", args, Cfg::split_kc);
+  const int slices = plan.slices, kc = plan.kc;
   const T* const Ap = A.data();
   const T* const Bp = B.data();
-  T* const Cp = C.data();
-  const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
+  const long lda = long(A.stride(0)), ldb = long(B.stride(0));
   const bool vec_a = Cfg::vec && detail::aligned_to(Ap, 16) && lda % VW == 0;
   const bool vec_b = Cfg::vec && detail::aligned_to(Bp, 16) && ldb % VW == 0;
-  T* const out = slices > 1 ? work : Cp;  // partial slices, or C itself
-  const long ldo = slices > 1 ? long(N) : ldc;
+  T* const out = plan.out;  // partial slices, or C itself
+  const long ldo = plan.ldo;
   const bool vec_o = detail::aligned_to(out, sizeof(Chunk)) && ldo % VW == 0;
-  const long slice_elems = long(M) * N;
+  const long slice_elems = plan.slice_elems;
 
   const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
   const std::size_t scratch_bytes = std::size_t(n_stages * stage_elems) * sizeof(T) + sizeof(Chunk);
@@ -584,7 +570,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
       });
-  if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+  plan.reduce(space, C, beta);
 }
 
 }  // namespace mmapp
