@@ -14,9 +14,9 @@ namespace detail {
 /// before the kernel was split into components; the reserved words fill the
 /// places of the compile-time constants that lambda also captured. ptxas's
 /// register allocation depends on these offsets: the same fields packed
-/// otherwise moved the registers of up to 7 of the 35 warp-tiled variants by
-/// -2 to +10 and made up to three spill (docs/performance.md, "History moved
-/// from code comments"). Pinned by the static_asserts below.
+/// without gaps changed the registers or spills of 7 of the 35 warp-tiled
+/// variants, three of the shape rule's among them (docs/performance.md,
+/// "History moved from code comments"). Pinned by the static_asserts below.
 template <class T>
 struct WarpGemmParams {
   int tiles;                  ///<   0: block tiles per slice, tiles_m * tiles_n
