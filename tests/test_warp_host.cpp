@@ -1,4 +1,4 @@
-// The GPU's warp-tiled GEMM (kernels/tiled_gpu_warp.hpp) run on the host
+// The GPU's warp-tiled GEMM (kernels/gpu/tiled_gpu_warp.hpp) run on the host
 // backend: the same portable sources, in teams of 64 threads (the shapes are
 // the GPU tiles scaled down: a 32x64 block of 4x8 register tiles in 32x32
 // warp tiles, two warps per team). Every switch combination the GPU

@@ -31,7 +31,7 @@
 // All split K into S = splitk_slices(M, N, K, Kc) slices when Kc > 0 (to give
 // short, wide problems enough teams) and sum the slices with splitk_reduce()
 // in fixed order: C's bits depend on the shape and the variant only, never
-// on scheduling (tiled_gpu_warp.hpp says why). Problems whose tiny dimension
+// on scheduling (splitk.hpp says why). Problems whose tiny dimension
 // exceeds kGemvMaxTiny are not GEMV-like: they go to gemm_tiled_warp.
 // FLOPs: 2*M*N*K.
 #pragma once
@@ -73,18 +73,15 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
   if (M > kGemvMaxTiny) return gemm_tiled_warp<GemvFallbackTile, Space, T>(space, args);
-  const int slices = splitk_slices(M, N, K, Kc, sizeof(T));
-  const int kc = slices > 1 ? Kc : K;
-  T* const work = reinterpret_cast<T*>(args.work.data());
-  if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
-                     !detail::aligned_to(work, 16)))
-    throw std::runtime_error("gemv_cols: split-K workspace too small or misaligned");
+  const SplitKPlan<T> plan("gemv_cols", args, Kc);
+  const int slices = plan.slices, kc = plan.kc;
+  T* const work = plan.work;
   const T* const Ap = A.data();
   const T* const Bp = B.data();
   const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
   const bool vec_b = detail::aligned_to(Bp, 16) && ldb % VW == 0;
   const int tiles_n = (N + CW - 1) / CW, groups = (M + MT - 1) / MT, tiles = tiles_n * groups;
-  const long slice_elems = long(M) * N;
+  const long slice_elems = plan.slice_elems;
   const std::size_t scratch_bytes = std::size_t(KS) * MT * CW * sizeof(T);
 
   using policy_t = Kokkos::TeamPolicy<Space>;
@@ -158,7 +155,7 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
       });
-  if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+  plan.reduce(space, C, beta);
 }
 
 /// Workspace of gemv_dot<Kc>: S slice sums for a dot product (M = N = 1),
@@ -187,11 +184,9 @@ void gemv_dot(const Space& space, const GemmArgs<Space, T>& args) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
   if (M != 1 || N != 1) return gemv_cols<1, 8, 256, Space, T>(space, args);
-  const int slices = splitk_slices(1, 1, K, Kc, sizeof(T));
-  const int kc = slices > 1 ? Kc : K;
-  T* const work = reinterpret_cast<T*>(args.work.data());
-  if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * sizeof(T) || !detail::aligned_to(work, 16)))
-    throw std::runtime_error("gemv_dot: split-K workspace too small or misaligned");
+  const SplitKPlan<T> plan("gemv_dot", args, Kc);  // M = N = 1: S slice sums
+  const int slices = plan.slices, kc = plan.kc;
+  T* const work = plan.work;
   const T* const Ap = A.data();
   const T* const Bp = B.data();
   const long ldb = long(B.stride(0));
@@ -274,7 +269,7 @@ void gemv_dot(const Space& space, const GemmArgs<Space, T>& args) {
   policy_t policy(space, slices, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for("mmapp::gemv_dot", policy, f);
-  if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+  plan.reduce(space, C, beta);
 }
 
 /// GEMV-like GEMM for N <= NT (see the file comment): C = A * B + beta * C,
@@ -300,12 +295,9 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
   if (N > kGemvMaxTiny) return gemm_tiled_warp<GemvFallbackTile, Space, T>(space, args);
-  const int slices = splitk_slices(M, N, K, Kc, sizeof(T));
-  const int kc = slices > 1 ? Kc : K;
-  T* const work = reinterpret_cast<T*>(args.work.data());
-  if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
-                     !detail::aligned_to(work, 16)))
-    throw std::runtime_error("gemv_rows: split-K workspace too small or misaligned");
+  const SplitKPlan<T> plan("gemv_rows", args, Kc);
+  const int slices = plan.slices, kc = plan.kc;
+  T* const work = plan.work;
   const T* const Ap = A.data();
   const T* const Bp = B.data();
   const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
@@ -315,7 +307,7 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   const int rows_per_team = R * RPW;
   const int tiles_m = (M + rows_per_team - 1) / rows_per_team, groups = (N + NT - 1) / NT;
   const int tiles = tiles_m * groups;
-  const long slice_elems = long(M) * N;
+  const long slice_elems = plan.slice_elems;
   const std::size_t scratch_bytes = std::size_t(R) * RPW * NT * VL * sizeof(T);
 
   using policy_t = Kokkos::TeamPolicy<Space>;
@@ -422,7 +414,7 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
           }
         });
       });
-  if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+  plan.reduce(space, C, beta);
 }
 
 }  // namespace mmapp

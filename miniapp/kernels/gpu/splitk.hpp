@@ -9,15 +9,20 @@
 // operations and the sum's order is fixed, so C's bits do not depend on
 // scheduling or team size; S depends on K and Kc only (not on M, N or the
 // device), so a row split across MPI ranks gives the same bits too.
-// Parallel mapping of splitk_reduce: see its comment.
+// SplitKPlan is the host-side prologue every split-K kernel starts with (S,
+// the K chunk, where the partials go, the workspace check) and the reduce it
+// ends with. Parallel mapping of splitk_reduce: see its comment.
 #pragma once
 
 #include "core/types.hpp"
+#include "kernels/gpu/chunk.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace mmapp {
 /// Largest split-K workspace a variant asks for; a problem that would need
@@ -116,5 +121,43 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for("mmapp::gemm_splitk_reduce2", policy, f);
 }
+
+/// The split-K plan of one call of a GPU kernel with K chunk Kc (0: no
+/// split): S = splitk_slices(M, N, K, Kc, sizeof(T)) slices of kc K
+/// elements each (kc = K when S == 1); with S > 1 the kernel writes slice
+/// s's partial M x N tile, row-major with ld N, at work + s * M * N, and
+/// reduce() sums them into C; with S == 1 it writes C itself (out, ldo).
+/// M, N, K from args (C M x N, A M x K). Throws std::runtime_error
+/// "<kernel>: split-K workspace too small or misaligned" when S > 1 and
+/// args.work is under S * M * N * sizeof(T) bytes or not 16-byte aligned.
+template <class T>
+struct SplitKPlan {
+  int slices;        ///< S
+  int kc;            ///< K elements per slice
+  T* work;           ///< args.work's data: the partials when S > 1
+  T* out;            ///< where a team's output tile goes: work (S > 1) or C's data
+  long ldo;          ///< out's leading dimension (elements): N (S > 1) or C's row stride
+  long slice_elems;  ///< M * N: elements between slices in work
+
+  template <class Space>
+  SplitKPlan(const char* kernel, const GemmArgs<Space, T>& args, const int Kc) {
+    const int M = args.C.extent(0), N = args.C.extent(1), K = args.A.extent(1);
+    slices = splitk_slices(M, N, K, Kc, sizeof(T));
+    kc = slices > 1 ? Kc : K;
+    work = reinterpret_cast<T*>(args.work.data());
+    if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
+                       !detail::aligned_to(work, 16)))
+      throw std::runtime_error(std::string(kernel) + ": split-K workspace too small or misaligned");
+    out = slices > 1 ? work : args.C.data();
+    ldo = slices > 1 ? long(N) : long(args.C.stride(0));
+    slice_elems = long(M) * N;
+  }
+
+  /// With S > 1: C = the slices' sum + beta * C (splitk_reduce, asynchronous); nothing otherwise.
+  template <class Space>
+  void reduce(const Space& space, const Matrix<T, Space>& C, const T beta) const {
+    if (slices > 1) splitk_reduce<Space, T>(space, work, slices, C, beta);
+  }
+};
 
 }  // namespace mmapp

@@ -1,0 +1,26 @@
+// chunk.hpp — the 16-byte unit of the GPU kernels' wide loads and stores
+// (float4 / double2: one LDG.128 / LDS.128 / STG.128 on CUDA) and the
+// alignment test that decides whether a pointer may be accessed in such
+// units. Used by gemm_tiled_warp (kernels/gpu/warp/), the gemv kernels and
+// the split-K workspace check (splitk.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mmapp {
+namespace detail {
+
+/// One 16-byte chunk of T (float4, double2): the unit of a wide global load,
+/// of a scratch fragment read and of a wide C store; `width` elements.
+template <class T>
+struct alignas(16) Chunk16 {
+  static constexpr int width = 16 / int(sizeof(T));
+  T v[16 / sizeof(T)];
+};
+
+/// True when p is aligned to `bytes`.
+inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
+
+}  // namespace detail
+}  // namespace mmapp

@@ -1,0 +1,62 @@
+// warp/params.hpp — the parameters of one gemm_tiled_warp launch: the only
+// value its kernel captures (CUDA: the kernel's parameter block, read from
+// constant memory), built on the host by gemm_tiled_warp and read by the
+// components (loader, epilogue) where they use them.
+#pragma once
+
+#include <cstddef>
+
+namespace mmapp {
+namespace detail {
+
+/// Parameters of a gemm_tiled_warp launch for element type T. Every field
+/// keeps the byte offset (right) it had as a capture of the kernel lambda
+/// before the kernel was split into components; the reserved words fill the
+/// places of the compile-time constants that lambda also captured. ptxas's
+/// register allocation depends on these offsets: the same fields packed
+/// without gaps changed the registers or spills of 7 of the 35 warp-tiled
+/// variants, three of the shape rule's among them (docs/performance.md,
+/// "History moved from code comments"). Pinned by the static_asserts below.
+template <class T>
+struct WarpGemmParams {
+  int tiles;                  ///<   0: block tiles per slice, tiles_m * tiles_n
+  int tiles_n;                ///<   4: block tiles along N
+  int tiles_m;                ///<   8: block tiles along M
+  int reserved0[2];           ///<  12
+  int kc;                     ///<  20: K elements per slice (K without split-K)
+  int K;                      ///<  24
+  int reserved1[3];           ///<  28
+  std::size_t scratch_bytes;  ///<  40: level-0 scratch per team (ScratchStages::bytes)
+  int reserved2[4];           ///<  48
+  long lda;                   ///<  64: A's row stride, elements
+  long ldb;                   ///<  72: B's row stride, elements
+  int reserved3;              ///<  80
+  int M;                      ///<  84: rows of A and C
+  int N;                      ///<  88: columns of B and C
+  bool reserved4;             ///<  92
+  bool vec_a;                 ///<  93: A may be read in 16-byte chunks (base aligned, lda a multiple of a chunk)
+  bool vec_b;                 ///<  94: B likewise
+  const T* A;                 ///<  96: M x K, row-major
+  const T* B;                 ///< 104: K x N, row-major
+  int reserved5[10];          ///< 112
+  T* out;                     ///< 152: the output: C, or the split-K workspace (SplitKPlan::out)
+  int slices;                 ///< 160: split-K slices S (1: none)
+  long slice_elems;           ///< 168: M * N, elements between slices of out
+  T beta;                     ///< 176: C = A * B + beta * C (S == 1; the reduce applies it otherwise)
+  long ldo;                   ///< 184: out's row stride, elements
+  bool vec_o;                 ///< 192: out may be written in 16-byte chunks
+};
+
+static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
+                  offsetof(WarpGemmParams<double>, lda) == 64 && offsetof(WarpGemmParams<double>, M) == 84 &&
+                  offsetof(WarpGemmParams<double>, vec_a) == 93 && offsetof(WarpGemmParams<double>, A) == 96 &&
+                  offsetof(WarpGemmParams<double>, out) == 152 && offsetof(WarpGemmParams<double>, beta) == 176 &&
+                  offsetof(WarpGemmParams<double>, vec_o) == 192,
+              "WarpGemmParams<double>: the offsets above");
+static_assert(offsetof(WarpGemmParams<float>, vec_a) == 93 && offsetof(WarpGemmParams<float>, out) == 152 &&
+                  offsetof(WarpGemmParams<float>, beta) == 176 && offsetof(WarpGemmParams<float>, ldo) == 184 &&
+                  offsetof(WarpGemmParams<float>, vec_o) == 192,
+              "WarpGemmParams<float>: the offsets above");
+
+}  // namespace detail
+}  // namespace mmapp
