@@ -48,6 +48,38 @@ inline constexpr int kGemvMaxTiny = 32;
 /// The block-tiled shape a gemv variant hands larger problems to.
 using GemvFallbackTile = GpuTile<64, 64, 16, 16, 32, 4, 4, 2, true, 8, 2>;
 
+/// What a GEMV-like kernel reads besides its own tiling (CUTLASS's Params):
+/// the operands' data, row strides (elements) and extents, beta, and the
+/// split-K plan (SplitKPlan); built once on the host, captured whole.
+template <class T>
+struct GemvOperands {
+  const T* A;         ///< M x K, row-major
+  const T* B;         ///< K x N, row-major
+  T* C;               ///< M x N, row-major
+  long lda, ldb, ldc;
+  int M, N, K;
+  T beta;
+  int slices, kc;     ///< split-K slices and K elements per slice (SplitKPlan)
+  T* work;            ///< the slices' partials when slices > 1
+  long slice_elems;   ///< M * N
+
+  /// `kernel` names the kernel in SplitKPlan's error (a workspace too small
+  /// or misaligned for Kc: std::runtime_error).
+  template <class Space>
+  GemvOperands(const char* kernel, const GemmArgs<Space, T>& args, const int Kc)
+      : A(args.A.data()), B(args.B.data()), C(args.C.data()), lda(long(args.A.stride(0))),
+        ldb(long(args.B.stride(0))), ldc(long(args.C.stride(0))), M(int(args.C.extent(0))),
+        N(int(args.C.extent(1))), K(int(args.A.extent(1))), beta(args.beta) {
+    const SplitKPlan<T> plan(kernel, args, Kc);
+    slices = plan.slices, kc = plan.kc, work = plan.work, slice_elems = plan.slice_elems;
+  }
+  /// With slices > 1: C = the slices' sum + beta * C (splitk_reduce, asynchronous).
+  template <class Space>
+  void reduce(const Space& space, const Matrix<T, Space>& Cv) const {
+    if (slices > 1) splitk_reduce<Space, T>(space, work, slices, Cv, beta);
+  }
+};
+
 /// Workspace of a gemv variant with K chunk Kc (see splitk_workspace_bytes).
 template <class T, int Kc>
 std::size_t gemv_workspace_bytes(long m, long n, long k) {
@@ -66,38 +98,28 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int team_size = 32 * KS;
   constexpr int CW = 32 * VW;  // columns per team
   using Chunk = detail::Chunk16<T>;
-  const auto A = args.A;
-  const auto B = args.B;
-  const auto C = args.C;
-  const T beta = args.beta;
-  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int M = args.C.extent(0), N = args.C.extent(1);
   if (M == 0 || N == 0) return;
   if (M > kGemvMaxTiny) return gemm_tiled_warp<GemvFallbackTile, Space, T>(space, args);
-  const SplitKPlan<T> plan("gemv_cols", args, Kc);
-  const int slices = plan.slices, kc = plan.kc;
-  T* const work = plan.work;
-  const T* const Ap = A.data();
-  const T* const Bp = B.data();
-  const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
-  const bool vec_b = detail::aligned_to(Bp, 16) && ldb % VW == 0;
+  const GemvOperands<T> op("gemv_cols", args, Kc);
+  const bool vec_b = detail::aligned_to(op.B, 16) && op.ldb % VW == 0;
   const int tiles_n = (N + CW - 1) / CW, groups = (M + MT - 1) / MT, tiles = tiles_n * groups;
-  const long slice_elems = plan.slice_elems;
   const std::size_t scratch_bytes = std::size_t(KS) * MT * CW * sizeof(T);
 
   using policy_t = Kokkos::TeamPolicy<Space>;
   using member_t = typename policy_t::member_type;
-  policy_t policy(space, tiles * slices, team_size);
+  policy_t policy(space, tiles * op.slices, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(
       "mmapp::gemv_cols", policy, KOKKOS_LAMBDA(const member_t& team) {
         const int slice = team.league_rank() / tiles, t = team.league_rank() % tiles;
         const int bn = (t % tiles_n) * CW, r0 = (t / tiles_n) * MT;  // columns bn.., rows r0..r0+MT-1
-        const int k_begin = slice * kc, k_end = k_begin + kc < K ? k_begin + kc : K;
+        const int k_begin = slice * op.kc, k_end = k_begin + op.kc < op.K ? k_begin + op.kc : op.K;
         const int tid = team.team_rank(), ks = tid / 32, lane = tid % 32;
         const int c0 = bn + lane * VW;  // first column of this thread's chunk
         const T* arow[MT];              // rows >= M read row M-1; their sums are dropped
         MMAPP_UNROLL
-        for (int i = 0; i < MT; ++i) arow[i] = Ap + long(r0 + i < M ? r0 + i : M - 1) * lda;
+        for (int i = 0; i < MT; ++i) arow[i] = op.A + long(r0 + i < op.M ? r0 + i : op.M - 1) * op.lda;
         T acc[MT][VW];
         MMAPP_UNROLL
         for (int i = 0; i < MT; ++i) {
@@ -106,12 +128,12 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
         }
         auto load_b = [&](const int k) {
           Chunk b;
-          const T* p = Bp + long(k) * ldb + c0;
-          if (vec_b && c0 + VW <= N) {
+          const T* p = op.B + long(k) * op.ldb + c0;
+          if (vec_b && c0 + VW <= op.N) {
             b = *reinterpret_cast<const Chunk*>(p);
           } else {
             MMAPP_UNROLL
-            for (int q = 0; q < VW; ++q) b.v[q] = c0 + q < N ? p[q] : T(0);
+            for (int q = 0; q < VW; ++q) b.v[q] = c0 + q < op.N ? p[q] : T(0);
           }
           return b;
         };
@@ -141,21 +163,21 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
           for (int q = 0; q < VW; ++q) red[(ks * MT + i) * CW + lane * VW + q] = acc[i][q];
         }
         team.team_barrier();
-        T* const o = slices > 1 ? work + slice * slice_elems : nullptr;
+        T* const o = op.slices > 1 ? op.work + slice * op.slice_elems : nullptr;
         for (int e = tid; e < MT * CW; e += team_size) {
           const int i = e / CW, c = e % CW, col = bn + c, row = r0 + i;
-          if (row >= M || col >= N) continue;
+          if (row >= op.M || col >= op.N) continue;
           T s = red[i * CW + c];
           for (int p = 1; p < KS; ++p) s += red[(p * MT + i) * CW + c];
           if (o) {
-            o[long(row) * N + col] = s;
+            o[long(row) * op.N + col] = s;
           } else {
-            T& cij = C.data()[long(row) * ldc + col];
-            cij = beta == T(0) ? s : s + beta * cij;
+            T& cij = op.C[long(row) * op.ldc + col];
+            cij = op.beta == T(0) ? s : s + op.beta * cij;
           }
         }
       });
-  plan.reduce(space, C, beta);
+  op.reduce(space, args.C);
 }
 
 /// Workspace of gemv_dot<Kc>: S slice sums for a dot product (M = N = 1),
@@ -177,48 +199,39 @@ void gemv_dot(const Space& space, const GemmArgs<Space, T>& args) {
   constexpr int U = 4;    // chunk pairs in flight per lane
   static_assert(Kc > 0 && Kc % VW == 0, "K chunk: a positive multiple of a 16-byte chunk");
   using Chunk = detail::Chunk16<T>;
-  const auto A = args.A;
-  const auto B = args.B;
-  const auto C = args.C;
-  const T beta = args.beta;
-  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int M = args.C.extent(0), N = args.C.extent(1);
   if (M == 0 || N == 0) return;
   if (M != 1 || N != 1) return gemv_cols<1, 8, 256, Space, T>(space, args);
-  const SplitKPlan<T> plan("gemv_dot", args, Kc);  // M = N = 1: S slice sums
-  const int slices = plan.slices, kc = plan.kc;
-  T* const work = plan.work;
-  const T* const Ap = A.data();
-  const T* const Bp = B.data();
-  const long ldb = long(B.stride(0));
-  const bool vec_a = detail::aligned_to(Ap, 16);
-  const bool vec_b = ldb == 1 && detail::aligned_to(Bp, 16);
+  const GemvOperands<T> op("gemv_dot", args, Kc);  // M = N = 1: S slice sums
+  const bool vec_a = detail::aligned_to(op.A, 16);
+  const bool vec_b = op.ldb == 1 && detail::aligned_to(op.B, 16);
   const std::size_t scratch_bytes = std::size_t(P) * sizeof(T);
 
   using policy_t = Kokkos::TeamPolicy<Space>;
   using member_t = typename policy_t::member_type;
   const auto f = KOKKOS_LAMBDA(const member_t& team) {
     const int slice = team.league_rank();
-    const int k_begin = slice * kc, k_end = k_begin + kc < K ? k_begin + kc : K;
+    const int k_begin = slice * op.kc, k_end = k_begin + op.kc < op.K ? k_begin + op.kc : op.K;
     const int nchunks = (k_end - k_begin + VW - 1) / VW;
     T* const red = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, P), [&](const int p) {
       auto load_a = [&](const int k) {
         Chunk a;
         if (vec_a && k + VW <= k_end) {
-          a = *reinterpret_cast<const Chunk*>(Ap + k);
+          a = *reinterpret_cast<const Chunk*>(op.A + k);
         } else {
           MMAPP_UNROLL
-          for (int q = 0; q < VW; ++q) a.v[q] = k + q < k_end ? Ap[k + q] : T(0);
+          for (int q = 0; q < VW; ++q) a.v[q] = k + q < k_end ? op.A[k + q] : T(0);
         }
         return a;
       };
       auto load_b = [&](const int k) {
         Chunk b;
         if (vec_b && k + VW <= k_end) {
-          b = *reinterpret_cast<const Chunk*>(Bp + k);
+          b = *reinterpret_cast<const Chunk*>(op.B + k);
         } else {
           MMAPP_UNROLL
-          for (int q = 0; q < VW; ++q) b.v[q] = k + q < k_end ? Bp[long(k + q) * ldb] : T(0);
+          for (int q = 0; q < VW; ++q) b.v[q] = k + q < k_end ? op.B[long(k + q) * op.ldb] : T(0);
         }
         return b;
       };
@@ -255,21 +268,21 @@ void gemv_dot(const Space& space, const GemmArgs<Space, T>& args) {
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      if (slices > 1) {
-        work[slice] = red[0];
+      if (op.slices > 1) {
+        op.work[slice] = red[0];
       } else {
-        T& c00 = C.data()[0];
-        c00 = beta == T(0) ? red[0] : red[0] + beta * c00;
+        T& c00 = op.C[0];
+        c00 = op.beta == T(0) ? red[0] : red[0] + op.beta * c00;
       }
     });
   };
-  policy_t probe(space, slices, 1);
+  policy_t probe(space, op.slices, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   const int team_size = std::min(P, probe.team_size_max(f, Kokkos::ParallelForTag()));
-  policy_t policy(space, slices, team_size);
+  policy_t policy(space, op.slices, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for("mmapp::gemv_dot", policy, f);
-  plan.reduce(space, C, beta);
+  op.reduce(space, args.C);
 }
 
 /// GEMV-like GEMM for N <= NT (see the file comment): C = A * B + beta * C,
@@ -295,6 +308,8 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
   if (N > kGemvMaxTiny) return gemm_tiled_warp<GemvFallbackTile, Space, T>(space, args);
+  // Its operands stay separate captures (not a GemvOperands): captured whole,
+  // the double N = 1 variant needs one more register (ptxas).
   const SplitKPlan<T> plan("gemv_rows", args, Kc);
   const int slices = plan.slices, kc = plan.kc;
   T* const work = plan.work;
