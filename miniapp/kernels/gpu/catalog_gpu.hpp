@@ -6,7 +6,7 @@
 // (KernelVariant::rule); the rule's tile sizes are checked against the
 // configurations below at compile time. The ladder's steps and the tuning
 // candidates that the rule never picks are compiled only when the CMake
-// option MMAPP_LADDER_VARIANTS is ON (scripts/gpu-ladder.sh turns it on);
+// option MMAPP_LADDER_VARIANTS is ON (scripts/bench/gpu-ladder.sh turns it on);
 // they keep their places in the list, so a deck resolves to the same variant
 // in both builds. Their measurements: docs/performance.md. Included only by
 // kernels/instantiate_cuda.cpp.
