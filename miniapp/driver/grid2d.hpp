@@ -159,7 +159,7 @@ MemoryNeed Grid2D<Space, T>::memory(std::size_t work, bool verify) {
   const long M = size_.m, N = size_.n, K = size_.k;
   const BufferBytes pan = any_summa_ ? Summa<Space, T>::bytes(mloc_, nloc_, nbw_, path_, overlap_) : BufferBytes{};
   const double pan_dev = pan.device, pan_pin = pan.pinned;
-  const VerifierBytes ver = verify ? FreivaldsCheck<Space, T>::bytes(mloc_, nloc_, K, true) : VerifierBytes{};
+  const VerifierBytes ver = verify ? FreivaldsCheck<Space, T>::bytes(mloc_, nloc_, K, placement().reduces()) : VerifierBytes{};
   need_.device = (double(mloc_) * blk_.a_k.size() + double(blk_.b_k.size()) * nloc_ + double(mloc_) * nloc_) * elem +
                  pan_dev + double(work) + ver.device;
   const double largest_block =

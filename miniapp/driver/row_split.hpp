@@ -260,7 +260,7 @@ MemoryNeed RowSplit<Space, T>::memory(std::size_t work, bool verify) {
   const double elem = sizeof(T);
   const long M = size_.m, N = size_.n, K = size_.k, my = rows_[place_.rank];
   need_.device = (double(sets_) * (my * K + K * N) + 1.0 * my * N) * elem + double(work) +
-                 (verify ? FreivaldsCheck<Space, T>::bytes(my, N, K, false).device : 0.0);
+                 (verify ? FreivaldsCheck<Space, T>::bytes(my, N, K, placement().reduces()).device : 0.0);
   need_.host = (place_.rank == 0 && scatter_) ? (double(M) * K + double(M) * N) * elem : 0.0;
   if (!is_host_space_v<Space>) need_.host += (double(my) * K + double(K) * N + double(my) * N) * elem;
   need_.problem = problem_text(M, N, K, dtype_name<T>());
