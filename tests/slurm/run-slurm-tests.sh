@@ -28,7 +28,7 @@
 #      from the checkout root, plain sbatch from another directory, a checkout
 #      path with a blank; a wrong MMAPP_ROOT fails); stops a long sweep
 #      through Slurm three ways (scancel on the steps with srun, scancel
-#      --batch with mpirun, sbatch --signal=B:TERM@45 before a 1-minute limit)
+#      --batch with mpirun, sbatch --signal=B:TERM@50 before a 2-minute limit)
 #      and checks the partial report and exit code 4; checks mmapp's
 #      launcher-mismatch check (mpirun -np 2 in a 4-task job accepted; srun
 #      tasks that are each a one-rank world refused);
@@ -697,12 +697,13 @@ expect_failure "MMAPP_ROOT without jobs/lib.sh fails the job (exit 2)" \
 # ranks), scancel --batch (the batch shell forwards; mpirun's ranks are in the
 # batch step), and sbatch --signal=B:TERM@secs before the time limit (srun).
 sweep_deck=$work/long-sweep.yaml
-# 30 cases of a few seconds each (naive, N ~ 1000, 2 cores): longer than the
-# time before the --signal of the last test arrives
+# 60 cases of about 2 s each (naive, N ~ 1000, 4 repetitions, 2 cores): far
+# longer than the latest --signal of the last test (70 s, see there)
+sweep_cases=60
 {
-  echo "problem: {sizes: [$(seq -s ', ' 1000 1029)], dtype: float}"
+  echo "problem: {sizes: [$(seq -s ', ' 1000 $((1000 + sweep_cases - 1)))], dtype: float}"
   echo "kernels: [naive]"
-  echo "run: {warmup: 0, repetitions: 2}"
+  echo "run: {warmup: 0, repetitions: 4}"
 } >"$sweep_deck"
 # stop_job NAME HOW ENV... -- SBATCH_ARGS... — submits cpu-node.sbatch on the
 # long sweep; HOW "scancel ARGS..." is run once the report holds a finished
@@ -739,17 +740,18 @@ stop_job() {
   fi
   code=$(job_exit_code "$id")
   [[ "$code" == "4:0" ]] || problems+=("job exit code '$code', expected 4:0 (mmapp's 'stopped by a signal')")
-  if p=$(python3 - "$rep" <<'EOF'
+  if p=$(python3 - "$rep" "$sweep_cases" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
+cases = int(sys.argv[2])
 runs = d["runs"]
 bad = []
 if d.get("complete") is not False: bad.append(f"complete is {d.get('complete')!r}, expected false")
 if d.get("stopped_by") != "SIGTERM": bad.append(f"stopped_by is {d.get('stopped_by')!r}, expected 'SIGTERM'")
 done = [r for r in runs if r.get("status") == "ok" and r.get("verified") is True]
 if not done: bad.append("no finished, verified run")
-if len(runs) >= 30: bad.append(f"{len(runs)} runs: the sweep was not stopped")
-print("; ".join(bad) if bad else f"{len(done)} finished run(s) of 30")
+if len(runs) >= cases: bad.append(f"{len(runs)} runs: the sweep was not stopped")
+print("; ".join(bad) if bad else f"{len(done)} finished run(s) of {cases}")
 sys.exit(1 if bad else 0)
 EOF
   ); then
@@ -770,8 +772,12 @@ if ((ncpus >= 2)); then
     MMAPP_LAUNCHER=srun -- --cpus-per-task=2
   stop_job "stop: scancel --batch --signal=TERM, mpirun, 2 ranks x 1 thread" "scancel --batch --signal=TERM" \
     MMAPP_LAUNCHER=mpirun -- --ntasks=2 --cpus-per-task=1
-  stop_job "stop: sbatch --signal=B:TERM@45 --time=1, srun (before the time limit)" limit \
-    MMAPP_LAUNCHER=srun -- --cpus-per-task=2 --time=1 --signal=B:TERM@45
+  # sbatch(1): the signal "may be sent up to 60 seconds earlier than
+  # specified", so a lead of 50 s before a 120 s limit lands 10-70 s into the
+  # job (a lead of 45 s before 60 s, as before, could land before mmapp had
+  # started, and did once in CI)
+  stop_job "stop: sbatch --signal=B:TERM@50 --time=2, srun (before the time limit)" limit \
+    MMAPP_LAUNCHER=srun -- --cpus-per-task=2 --time=2 --signal=B:TERM@50
 else
   echo "(stop tests left out: this host has $ncpus CPU)"
 fi
