@@ -9,6 +9,10 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 
 using mmapp::Decomposition;
@@ -54,6 +58,112 @@ TEST_CASE("weights split proportionally with largest remainders", "[decompositio
   }
   d.weights = {1, 0};
   CHECK_THROWS_WITH(mmapp::split_rows(10, 2, d), Catch::Matchers::ContainsSubstring("positive"));
+}
+
+namespace {
+/// Hamilton's method in exact integer arithmetic for integer weights c (an
+/// independent reference): floor(m c_i / C), then one row each to the
+/// largest remainders (m c_i mod C), ties to the lower rank.
+std::vector<long> hamilton_exact(long m, const std::vector<long>& c) {
+  __int128 total = 0;
+  for (long x : c) total += x;
+  std::vector<long> rows;
+  std::vector<__int128> rem;
+  long left = m;
+  for (long x : c) {
+    const __int128 q = __int128(m) * x;
+    rows.push_back(long(q / total));
+    rem.push_back(q % total);
+    left -= rows.back();
+  }
+  std::vector<size_t> order(c.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rem[a] > rem[b]; });
+  for (size_t i = 0; left > 0; ++i, --left) ++rows[order[i]];
+  return rows;
+}
+}  // namespace
+
+TEST_CASE("weights of any finite positive size give non-negative rows summing to m", "[decomposition]") {
+  // Integer weights scaled by powers of two are exact doubles with the same
+  // shares, from denormals (2^-1074 = 5e-324) to near DBL_MAX.
+  const std::vector<std::vector<long>> weight_sets{{3, 5, 7}, {1, 1}, {1, 2, 3, 4, 5, 6, 7}, {1000003, 1}, {1}};
+  for (const auto& c : weight_sets)
+    for (int e : {-1074, -1060, -600, -1, 0, 10, 600, 1000, 1020})
+      for (long m : {0L, 1L, 2L, 3L, 10L, 67L, 1000L, 65537L, 2147483647L, (1L << 53) + 1}) {
+        std::vector<double> w;
+        for (long x : c) w.push_back(std::ldexp(double(x), e));
+        if (!std::isfinite(std::ldexp(double(c.front()), e))) continue;  // 1000003 * 2^1020 is beyond DBL_MAX
+        INFO("weights " << w.front() << "..., m " << m);
+        CHECK(mmapp::split_by_weights(m, w) == hamilton_exact(m, c));
+      }
+  // 1e306 (the issue's overflow: m * w was infinite), one and two ranks.
+  Decomposition d;
+  d.kind = SplitKind::weights;
+  for (double big : {1e306, 1.7976931348623157e308}) {
+    d.weights = {big};
+    CHECK(mmapp::split_rows(100000, 1, d) == std::vector<long>{100000});
+    d.weights = {big, big};
+    CHECK(mmapp::split_rows(64, 2, d) == std::vector<long>{32, 32});
+    d.weights = {big, big, big};
+    CHECK(mmapp::split_rows(2147483647, 3, d) == std::vector<long>{715827883, 715827882, 715827882});
+  }
+  // Denormals alone, and mixed huge/tiny: the tiny share rounds to no rows.
+  d.weights = {5e-324, 5e-324};
+  CHECK(mmapp::split_rows(7, 2, d) == std::vector<long>{4, 3});
+  d.weights = {1e308, 5e-324};
+  CHECK(mmapp::split_rows(4096, 2, d) == std::vector<long>{4096, 0});
+  d.weights = {5e-324, 1e308, 5e-324};
+  CHECK(mmapp::split_rows(4096, 3, d) == std::vector<long>{0, 4096, 0});
+  d.weights = {1e-300, 1e300};
+  CHECK(mmapp::split_rows(1L << 40, 2, d) == std::vector<long>{0, 1L << 40});
+}
+
+TEST_CASE("weights: rounding that lands on m - 1 or m + 1 still sums to exactly m", "[decomposition]") {
+  // Many shares that are not exact in binary (thirds, tenths, random sizes
+  // over 600 decades): the floors leave the deficit to the largest
+  // remainders; each rank stays within one row of its exact quota.
+  std::uint64_t state = 12345;
+  const auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int n = 1 + int(next() >> 59);  // 1..32 ranks
+    std::vector<double> w(n);
+    for (auto& x : w) x = std::ldexp(1.0 + double(next() >> 11) / 9007199254740992.0, int(next() >> 54) % 1000 - 500);
+    const long m = long(next() >> (trial % 2 ? 1 : 40));  // up to 2^63 - 1, and small
+    const auto rows = mmapp::split_by_weights(m, w);
+    REQUIRE(rows.size() == w.size());
+    long double total = 0, wmax = *std::max_element(w.begin(), w.end());
+    for (double x : w) total += x / wmax;
+    __int128 s = 0;
+    for (int r = 0; r < n; ++r) {
+      CHECK(rows[r] >= 0);
+      const long double quota = (long double)m * (w[r] / wmax) / total;
+      CHECK(std::fabs((long double)rows[r] - quota) < 1.0L + 1e-6L * quota);
+      s += rows[r];
+    }
+    CHECK(s == m);
+  }
+  for (long m : {1L, 2L, 10L, 100L, 1000001L})
+    CHECK(sum(mmapp::split_by_weights(m, {0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1})) == m);
+  CHECK(mmapp::split_by_weights(2, {1.0 / 3, 1.0 / 3, 1.0 / 3}) == std::vector<long>{1, 1, 0});
+}
+
+TEST_CASE("weights that are zero, negative, infinite or NaN are refused naming the key", "[decomposition]") {
+  Decomposition d;
+  d.kind = SplitKind::weights;
+  using Catch::Matchers::ContainsSubstring;
+  for (double bad : {0.0, -1.0, -1e306, -5e-324, std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    d.weights = {1.0, bad};
+    CHECK_THROWS_WITH(mmapp::split_rows(10, 2, d), ContainsSubstring("parallel.decomposition.weights[1]") &&
+                                                       ContainsSubstring("positive and finite"));
+  }
+  d.weights = {};
+  CHECK_THROWS_WITH(mmapp::split_rows(10, 0, d), ContainsSubstring("no ranks"));
+  CHECK_THROWS_WITH(mmapp::split_by_weights(10, {}), ContainsSubstring("parallel.decomposition.weights"));
+  d.kind = SplitKind::rows;
+  d.rows = {std::numeric_limits<long>::max(), std::numeric_limits<long>::max()};
+  CHECK_THROWS_WITH(mmapp::split_rows(10, 2, d), ContainsSubstring("parallel.decomposition.rows"));
 }
 
 TEST_CASE("weights: auto follows the measured throughputs", "[decomposition]") {

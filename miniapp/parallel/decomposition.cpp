@@ -3,35 +3,60 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace mmapp {
 
-std::vector<long> split_by_weights(long m, const std::vector<double>& weights) {
-  if (weights.empty()) throw std::invalid_argument("decomposition: no weights");
-  double total = 0;
-  for (double w : weights) {
-    if (!(w > 0) || !std::isfinite(w))
-      throw std::invalid_argument("decomposition: weights must be positive and finite, got " +
-                                  std::to_string(w));
-    total += w;
-  }
+std::vector<long> split_by_weights(long m, const std::vector<double>& weights, const std::string& key) {
+  if (weights.empty()) throw std::invalid_argument(key + ": no weights");
+  if (m < 0) throw std::invalid_argument(key + ": cannot split m = " + std::to_string(m) + " rows");
   const size_t n = weights.size();
-  std::vector<long> rows(n);
-  std::vector<double> remainder(n);
-  long assigned = 0;
+  double wmax = 0;
   for (size_t r = 0; r < n; ++r) {
-    const double exact = double(m) * weights[r] / total;
+    const double w = weights[r];
+    if (!(w > 0) || !std::isfinite(w)) {  // NaN fails w > 0
+      std::ostringstream s;
+      s << key << "[" << r << "]: weights must be positive and finite, got " << std::setprecision(17) << w;
+      throw std::invalid_argument(s.str());
+    }
+    wmax = std::max(wmax, w);
+  }
+  // Normalised by the largest weight in long double: every w / wmax lies in
+  // (0, 1] (long double's exponent range holds 5e-324 / 1.8e308 without
+  // underflow) and their sum in [1, n], so m * share never overflows and
+  // floor() fits a long (it is at most m).
+  std::vector<long double> share(n);
+  long double total = 0;
+  for (size_t r = 0; r < n; ++r) total += share[r] = static_cast<long double>(weights[r]) / wmax;
+  std::vector<long> rows(n);
+  std::vector<long double> remainder(n);
+  __int128 assigned = 0;  // the floors may overshoot m by a row or so: no overflow near 2^63
+  for (size_t r = 0; r < n; ++r) {
+    const long double exact = std::min<long double>(static_cast<long double>(m) * share[r] / total, m);
     rows[r] = static_cast<long>(std::floor(exact));
-    remainder[r] = exact - double(rows[r]);
+    remainder[r] = exact - static_cast<long double>(rows[r]);
     assigned += rows[r];
   }
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return remainder[a] > remainder[b]; });
+  // Largest remainder: the floors leave fewer than n rows over (rounding of
+  // the shares can make it n or more, or overshoot, by a row or so; both are
+  // evened out here so the rows always sum to exactly m).
   for (size_t i = 0; assigned < m; ++i, ++assigned) ++rows[order[i % n]];
+  for (size_t i = 0; assigned > m; ++i)
+    if (long& r = rows[order[n - 1 - i % n]]; r > 0) --r, --assigned;
+  long check = 0;
+  for (long r : rows) {
+    if (r < 0) throw std::invalid_argument(key + ": a rank's rows came out negative");
+    check += r;
+  }
+  if (check != m)
+    throw std::invalid_argument(key + ": rows sum to " + std::to_string(check) + ", not m = " + std::to_string(m));
   return rows;
 }
 
@@ -53,7 +78,9 @@ std::vector<long> split_rows(long m, int nranks, const Decomposition& d, const s
       long sum = 0;
       for (long r : d.rows) {
         if (r < 0) throw std::invalid_argument("parallel.decomposition.rows: negative entry " + std::to_string(r));
-        sum += r;
+        if (__builtin_add_overflow(sum, r, &sum))
+          throw std::invalid_argument("parallel.decomposition.rows: the entries' sum overflows; problem.m is " +
+                                      std::to_string(m));
       }
       if (sum != m)
         throw std::invalid_argument("parallel.decomposition.rows: sum to " + std::to_string(sum) +
@@ -65,7 +92,7 @@ std::vector<long> split_rows(long m, int nranks, const Decomposition& d, const s
       return split_by_weights(m, d.weights);
     case SplitKind::auto_weights:
       check_length(measured.size(), "weights (auto, measured)");
-      return split_by_weights(m, measured);
+      return split_by_weights(m, measured, "parallel.decomposition.weights (auto, measured)");
     case SplitKind::grid:
       throw std::invalid_argument("parallel.decomposition.grid: a process grid is not a row split (grid.hpp)");
   }
@@ -105,7 +132,7 @@ std::vector<long> next_split(long m, const std::vector<SplitTrial>& trials) {
   for (size_t r = 0; r < rate.size(); ++r)
     if (rate[r] > 0) pos.push_back(rate[r]), idx.push_back(r);
   if (pos.empty()) throw std::invalid_argument("decomposition: no rank could run its calibration share");
-  const std::vector<long> part = split_by_weights(m, pos);
+  const std::vector<long> part = split_by_weights(m, pos, "parallel.decomposition.weights (auto, measured rates)");
   std::vector<long> rows(rate.size(), 0);
   for (size_t i = 0; i < idx.size(); ++i) rows[idx[i]] = part[i];
   return rows;

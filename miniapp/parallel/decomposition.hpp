@@ -4,6 +4,7 @@
 
 #include "deck/config.hpp"
 
+#include <string>
 #include <vector>
 
 namespace mmapp {
@@ -20,8 +21,16 @@ namespace mmapp {
 std::vector<long> split_rows(long m, int nranks, const Decomposition& d,
                              const std::vector<double>& measured = {});
 
-/// Proportional split with the largest-remainder method (see split_rows).
-std::vector<long> split_by_weights(long m, const std::vector<double>& weights);
+/// Proportional split of m >= 0 rows with the largest-remainder (Hamilton)
+/// method, ties to the lower rank: rows[r] = floor(m w_r / sum w) plus one
+/// row each for the largest remainders. Any finite positive weights work,
+/// from denormals (5e-324) to DBL_MAX, mixed: they are normalised by the
+/// largest one in long double, so nothing overflows, and the result is
+/// checked to be non-negative and to sum to exactly m. Throws
+/// std::invalid_argument naming `key` (the deck key, for messages) and the
+/// entry for an empty list, a weight that is zero, negative, infinite or NaN.
+std::vector<long> split_by_weights(long m, const std::vector<double>& weights,
+                                   const std::string& key = "parallel.decomposition.weights");
 
 /// Exclusive prefix sum: the first row of each rank.
 std::vector<long> row_offsets(const std::vector<long>& rows);
