@@ -7,7 +7,8 @@
 // Exit codes: 0 all runs verified; 1 a verification failed or a kernel
 // failed; 2 bad input, an unusable report path or a problem that does not fit
 // (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
-// partial report, "complete": false, is written).
+// partial report, "complete": false, is written); 5 every run ran but
+// verification was off (verify.enabled: false).
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
 #include "core/exec_spaces.hpp"
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace {
@@ -71,7 +73,8 @@ CommandLine parse_command_line(int argc, char** argv, bool root) {
   app.footer(
       "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos::initialize; the device "
       "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification or kernel failed, 2 bad "
-      "input, 3 internal error, 4 stopped by SIGTERM/SIGINT (partial report written).");
+      "input, 3 internal error, 4 stopped by SIGTERM/SIGINT (partial report written), 5 ran but not verified "
+      "(verify.enabled: false).");
 
   std::vector<std::string> own;
   split_args(argc, argv, own, cl.kokkos_args);
@@ -124,27 +127,47 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
   hooks.progress = print_progress;
   // Rank 0 keeps every finished run and rewrites the report after each one
   // ("complete": false), so a job killed later still leaves its results.
+  // A stop signal makes it "stopped_by" at once (StopWatcher's thread), as
+  // the launcher may kill the ranks before they reach the next stop point.
   std::vector<mmapp::RunRecord> finished;
-  hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
-    finished = so_far;
+  std::mutex report_mutex;
+  const auto write_partial = [&](int sig) {  // report_mutex held
     if (cfg.report_path.empty()) return;
     try {
-      mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, ""});
+      mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, sig ? mmapp::signal_name(sig) : ""});
     } catch (const std::exception& e) {
       std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
     }
   };
+  hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
+    const std::lock_guard<std::mutex> lock(report_mutex);
+    finished = so_far;
+    write_partial(mmapp::pending_stop_signal());
+  };
+  std::unique_ptr<mmapp::StopWatcher> watcher;
+  if (root)
+    watcher = std::make_unique<mmapp::StopWatcher>([&](int sig) {
+      const std::lock_guard<std::mutex> lock(report_mutex);
+      write_partial(sig);
+    });
   std::vector<mmapp::RunRecord> runs;
   int stopped_by = 0;
   try {
     runs = mmapp::run_deck(cfg, place, backends, hooks);
   } catch (const mmapp::Stopped& s) {  // on every rank alike
     stopped_by = s.signal;
+    const std::lock_guard<std::mutex> lock(report_mutex);
     runs = finished;
   }
-  bool all_ok = true;
-  for (const auto& r : runs) all_ok &= r.passed();
-  int code = stopped_by ? mmapp::kExitStopped : all_ok ? 0 : 1;
+  watcher.reset();  // from here on the final report is written below
+  // 4 stopped; 1 any run failed (kernel error or verification); 5 every run
+  // ran but some were not verified (verify.enabled: false); 0 all verified.
+  bool any_failed = false, any_unverified = false;
+  for (const auto& r : runs) {
+    any_failed |= r.status == mmapp::RunStatus::error || (r.verify.enabled && !r.passed());
+    any_unverified |= r.status == mmapp::RunStatus::ok && !r.verify.enabled;
+  }
+  int code = stopped_by ? mmapp::kExitStopped : any_failed ? 1 : any_unverified ? mmapp::kExitNotVerified : 0;
   if (root) {
     mmapp::print_table(std::cout, runs);
     if (stopped_by)

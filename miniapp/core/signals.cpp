@@ -1,6 +1,10 @@
 // signals.cpp — implementation of signals.hpp (see there for the contracts).
 #include "core/signals.hpp"
 
+#include <semaphore.h>
+#include <time.h>
+
+#include <atomic>
 #include <csignal>
 #include <cstring>
 
@@ -8,14 +12,31 @@ namespace mmapp {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+std::atomic<long long> g_first_ns{0};  // CLOCK_MONOTONIC of the first stop signal
+static_assert(std::atomic<long long>::is_always_lock_free, "the handler needs a lock-free clock slot");
+sem_t g_wake;                          // posted by the handler: a StopWatcher's thread waits on it
+std::atomic<bool> g_wake_ready{false};
+std::atomic<bool> g_watcher_quit{false};
+
+long long monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe (POSIX.1-2008)
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
 
 extern "C" void on_stop_signal(int sig) {
-  if (g_signal == sig) {  // asked twice: give up the clean stop
+  const long long now = monotonic_ns();
+  if (g_signal != 0) {
+    // A stop is pending. Within the window: the same request forwarded
+    // again (ignored); after it: a deliberate second request, end now.
+    if (double(now - g_first_ns.load()) < kRepeatWindowS * 1e9) return;
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;
   }
+  g_first_ns.store(now);
   g_signal = sig;
+  if (g_wake_ready.load()) sem_post(&g_wake);  // async-signal-safe
 }
 
 }  // namespace
@@ -25,6 +46,8 @@ void install_stop_handlers() {
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGTERM);  // one handler at a time: the first signal's record is whole
+  sigaddset(&sa.sa_mask, SIGINT);
   sa.sa_flags = SA_RESTART;  // blocking calls resume; the flag is read between them
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
@@ -38,10 +61,34 @@ int agree_stop(MPI_Comm comm) {
   return sig;
 }
 
+void stop_point(MPI_Comm comm) {
+  if (const int sig = agree_stop(comm)) throw Stopped(sig);
+}
+
 std::string signal_name(int sig) {
   if (sig == SIGTERM) return "SIGTERM";
   if (sig == SIGINT) return "SIGINT";
   return "signal " + std::to_string(sig);
+}
+
+StopWatcher::StopWatcher(std::function<void(int)> on_stop) : on_stop_(std::move(on_stop)) {
+  sem_init(&g_wake, 0, 0);
+  g_watcher_quit = false;
+  g_wake_ready = true;
+  if (g_signal != 0) sem_post(&g_wake);  // a signal that came before the watcher
+  thread_ = std::thread([this] {
+    while (sem_wait(&g_wake) != 0) {  // EINTR: wait again
+    }
+    if (!g_watcher_quit && g_signal != 0) on_stop_(g_signal);
+  });
+}
+
+StopWatcher::~StopWatcher() {
+  g_watcher_quit = true;
+  g_wake_ready = false;
+  sem_post(&g_wake);
+  thread_.join();
+  sem_destroy(&g_wake);
 }
 
 }  // namespace mmapp

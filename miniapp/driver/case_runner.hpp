@@ -4,6 +4,8 @@
 //   rows of each rank, or the grid's panel transport) -> memory need vs
 //   available, before anything is allocated -> allocation -> fill and
 //   distribution -> verify_setup (the Freivalds probes of A and B) ->
+//   (a stop point, stop_point(), after decide, allocation, distribution and
+//   verify_setup) ->
 //   for each kernel: tile: auto timing if asked, warm-up, repetitions (C
 //   poisoned with NaN before each, barrier, the whole multiply timed; then
 //   that repetition's C checked, untimed), gather / checksum, the record.
@@ -16,6 +18,7 @@
 //   resolve_shape()        the m x n x k the deck's kernels are resolved for;
 //   accept_distributed(spec, i)  throws DeckError for a distributed GEMM it cannot run;
 //   decide(plan, clock)    collective: the layout's remaining choices (timed phases in clock);
+//   decide_runs_kernels()  whether decide times kernels (then check_case skips it);
 //   local_shape()          the m x n x k of one local GEMM (its workspace);
 //   memory(work, verify)   MemoryNeed of this rank (kept for the record);
 //   allocate(work, clock), distribute(clock);
@@ -128,13 +131,16 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
       cfg, rs.m, rs.n, rs.k, [&](const KernelSpec& spec, int i) { d.accept_distributed(spec, i); }, comm);
   PhaseClock common;
   d.decide(plan, common);
+  stop_point(comm);
   const ProblemSize ls = d.local_shape();
   const std::size_t work = workspace_bytes(plan, ls.m, ls.n, ls.k);
   const MemoryNeed need = d.memory(work, cfg.verify);
   check_memory_fits<Space>(need.device, need.host, need.problem, d.place(), d.place().rank, comm);
 
   d.allocate(work, common);
+  stop_point(comm);
   d.distribute(common);
+  stop_point(comm);
 
   // The independent verifier: probe products of A and B, once per case.
   std::unique_ptr<FreivaldsCheck<Space, T>> checker;
@@ -147,12 +153,43 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
   }
   const std::function<LocalCheck()> check =
       checker ? std::function<LocalCheck()>([&] { return checker->check(d.C()); }) : std::function<LocalCheck()>();
+  if (checker) stop_point(comm);
 
   const std::size_t first_record = out.size();
   for (auto& p : plan) {
-    if (const int sig = agree_stop(comm)) throw Stopped(sig);
+    stop_point(comm);
     run_kernel(d, cfg, size, backends, p, common, check, out, first_record, hooks);
   }
+}
+
+/// The up-front check of one (size, dtype) case on the decomposition `d`,
+/// computing nothing: every deck kernel resolved for the local problem (the
+/// plan), the layout's choices (d.decide, unless it times kernels: weights:
+/// auto, whose calibration checks each rank's memory itself) and the memory
+/// need of every rank against what it has (with the kernels that resolved).
+/// Collective over d.comm(); returns the errors every rank agreed on
+/// (RunError's messages), none when the case can run. Throws Stopped when a
+/// signal arrived.
+template <class Decomp>
+std::vector<std::string> check_case(Decomp& d, const Config& cfg) {
+  using Space = typename Decomp::space_type;
+  using T = typename Decomp::value_type;
+  const MPI_Comm comm = d.comm();
+  std::vector<std::string> errors;
+  try {
+    const ProblemSize rs = d.resolve_shape();
+    auto plan = plan_kernels<Space, T>(
+        cfg, rs.m, rs.n, rs.k, [&](const KernelSpec& spec, int i) { d.accept_distributed(spec, i); }, comm, &errors);
+    if (plan.empty() || d.decide_runs_kernels()) return errors;
+    PhaseClock untimed;
+    d.decide(plan, untimed);
+    const ProblemSize ls = d.local_shape();
+    const MemoryNeed need = d.memory(workspace_bytes(plan, ls.m, ls.n, ls.k), cfg.verify);
+    check_memory_fits<Space>(need.device, need.host, need.problem, d.place(), d.place().rank, comm);
+  } catch (const RunError& e) {  // agreed: thrown on every rank alike
+    errors.push_back(e.what());
+  }
+  return errors;
 }
 
 }  // namespace mmapp::detail
@@ -177,6 +214,16 @@ void with_backend_and_dtype(const std::string& backend, DType dt, F&& f) {
 void run_row_split_case(const Config& cfg, const ProblemSize& size, DType dt, const RankPlacement& place,
                         const std::vector<std::string>& backends, std::vector<RunRecord>& out,
                         const DriverHooks& hooks);
+
+/// check_case (above) for one (size, dtype) case of a row-split deck
+/// (run_row_split.cpp): the errors every rank agreed on (none: it can run).
+std::vector<std::string> check_row_split_case(const Config& cfg, const ProblemSize& size, DType dt,
+                                              const RankPlacement& place, const std::vector<std::string>& backends);
+
+/// check_case for one (size, dtype) case of a process-grid deck (run_grid.cpp),
+/// the grid itself included.
+std::vector<std::string> check_grid_case(const Config& cfg, const ProblemSize& size, DType dt,
+                                         const RankPlacement& place, const std::vector<std::string>& backends);
 
 /// One (size, dtype) case of a process-grid deck on this rank's backend
 /// (run_grid.cpp); the contract of run_case.

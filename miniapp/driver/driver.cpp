@@ -6,6 +6,9 @@
 
 #include "driver/case_runner.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace mmapp {
 namespace detail {
 
@@ -93,6 +96,45 @@ std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
   return b;
 }
 
+void check_deck(const Config& cfg, const RankPlacement& place, const std::vector<std::string>& backends) {
+  // Each distinct message once, with the cases it holds for, in deck order.
+  std::vector<std::pair<std::string, std::vector<std::string>>> errors;
+  for (const auto& size : cfg.sizes) {
+    for (const DType dt : cfg.dtypes) {
+      const std::vector<std::string> errs = cfg.decomposition.kind == SplitKind::grid
+                                                ? detail::check_grid_case(cfg, size, dt, place, backends)
+                                                : detail::check_row_split_case(cfg, size, dt, place, backends);
+      const std::string where = std::to_string(size.m) + "x" + std::to_string(size.n) + "x" + std::to_string(size.k) +
+                                " " + (dt == DType::f32 ? "float" : "double");
+      for (const std::string& err : errs) {
+        auto it = std::find_if(errors.begin(), errors.end(), [&](const auto& e) { return e.first == err; });
+        if (it == errors.end()) errors.push_back({err, {where}});
+        else if (std::find(it->second.begin(), it->second.end(), where) == it->second.end()) it->second.push_back(where);
+      }
+    }
+  }
+  stop_point(MPI_COMM_WORLD);
+  if (errors.empty()) return;
+  std::vector<std::string> every;  // the distinct cases, for "holds for all"
+  for (const auto& size : cfg.sizes)
+    for (const DType dt : cfg.dtypes) {
+      const std::string w = std::to_string(size.m) + "x" + std::to_string(size.n) + "x" + std::to_string(size.k) +
+                            " " + (dt == DType::f32 ? "float" : "double");
+      if (std::find(every.begin(), every.end(), w) == every.end()) every.push_back(w);
+    }
+  std::string all;
+  for (const auto& [msg, where] : errors) {
+    if (!all.empty()) all += "\nmmapp: error: ";  // one line each (main prints the first prefix)
+    all += msg;
+    if (where.size() < every.size()) {  // name the cases unless it is every one
+      std::string list;
+      for (const auto& w : where) list += (list.empty() ? "" : ", ") + w;
+      all += " (case" + std::string(where.size() > 1 ? "s " : " ") + list + ")";
+    }
+  }
+  throw RunError(2, all);
+}
+
 std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
                                 const std::vector<std::string>& backends, const DriverHooks& hooks) {
   std::vector<RunRecord> records;
@@ -106,9 +148,11 @@ std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
         hooks.progress(so_far[reported], int(reported + 1), total, wall_now() - t0);
     if (hooks.records_so_far) hooks.records_so_far(so_far);
   };
+  stop_point(MPI_COMM_WORLD);
+  check_deck(cfg, place, backends);
   for (const auto& size : cfg.sizes) {
     for (const DType dt : cfg.dtypes) {
-      if (const int sig = agree_stop(MPI_COMM_WORLD)) throw Stopped(sig);
+      stop_point(MPI_COMM_WORLD);
       if (cfg.decomposition.kind == SplitKind::grid)
         detail::run_grid_case(cfg, size, dt, place, backends, records, inner);
       else

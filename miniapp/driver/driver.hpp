@@ -47,15 +47,31 @@ struct DriverHooks {
 /// backend is not compiled in.
 std::vector<std::string> backends_per_rank(const Config& cfg, int nranks);
 
-/// Runs the whole deck; collective over MPI_COMM_WORLD. `backends`: each
+/// Checks every (size, dtype) case of the deck before anything is computed:
+/// each `kernels:` entry resolved for the case's local problem (so an option
+/// valid for float but not for double, or for one size but not another, is
+/// found), the decomposition (rows, weights, grid, panel transport) and every
+/// rank's memory need against what it has (weights: auto: its calibration
+/// checks memory per rank). Collective over MPI_COMM_WORLD; allocates
+/// nothing large, runs no kernel. Throws RunError(2), on every rank alike,
+/// listing every distinct error, one line each, with the cases it holds for
+/// (none named when it holds for all); Stopped when a signal arrived.
+void check_deck(const Config& cfg, const RankPlacement& place, const std::vector<std::string>& backends);
+
+/// Runs the whole deck; collective over MPI_COMM_WORLD. Calls check_deck
+/// first, so a bad case anywhere in the deck stops it before the first
+/// multiply. `backends`: each
 /// rank's backend, from backends_per_rank(). Returns the records on every
 /// rank; their per-rank details (RunRecord::ranks) and checksum are complete
 /// on rank 0 only. Throws RunError(2), on every rank alike, when a
 /// kernel/tile is not available, the decomposition is invalid, or memory does
 /// not suffice (need vs available named), before allocating. Throws Stopped
-/// (signals.hpp), on every rank alike, when a rank received SIGTERM or SIGINT:
-/// the run in flight is recorded as abandoned and `hooks.records_so_far` has
-/// been called with it.
+/// (signals.hpp), on every rank alike, when a rank received SIGTERM or SIGINT,
+/// at the next stop point: before and after check_deck, between cases, after
+/// each setup phase of a case (decide, allocation, distribution,
+/// verify_setup), after each calibration trial, tile: auto trial, warm-up and
+/// repetition. A run stopped in its warm-up or repetitions is recorded as
+/// abandoned and `hooks.records_so_far` has been called with it.
 std::vector<RunRecord> run_deck(const Config& cfg, const RankPlacement& place,
                                 const std::vector<std::string>& backends, const DriverHooks& hooks);
 

@@ -59,6 +59,7 @@ class Grid2D {
   ProblemSize local_shape() const { return resolve_shape(); }
   void accept_distributed(const KernelSpec& spec, int index) const;
   void decide(const std::vector<PlannedKernel<Space, T>>& plan, PhaseClock& common);
+  bool decide_runs_kernels() const { return false; }
   MemoryNeed memory(std::size_t work, bool verify);
   void allocate(std::size_t work, PhaseClock& common);
   void distribute(PhaseClock& common);

@@ -8,6 +8,7 @@
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
 #include "driver/resolve_kernel.hpp"
+#include "core/signals.hpp"
 
 #include <mpi.h>
 
@@ -36,12 +37,16 @@ struct PlannedKernel {
 };
 
 /// Collective: runs `f`; if it throws on any rank, every rank throws
-/// RunError(code) with the lowest failing rank's message, prefixed.
+/// RunError(code) with the lowest failing rank's message, prefixed. A
+/// Stopped (which `f` throws on every rank alike, after agree_stop) passes
+/// through unchanged.
 template <class F>
 void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
   std::string err;
   try {
     f();
+  } catch (const Stopped&) {  // thrown on every rank alike (an agreed stop): not an error
+    throw;
   } catch (const std::exception& e) {
     err = prefix + e.what();
   }
@@ -52,30 +57,42 @@ void agree_on(F&& f, const std::string& prefix, int code, MPI_Comm comm) {
 /// decomposition gives each rank's kernel). A distributed kernel goes to
 /// `accept_distributed(spec, index)`, which throws DeckError when the
 /// decomposition cannot run it. Collective: a bad entry on any rank is
-/// RunError(2) on all.
+/// RunError(2) on all; with `errors` given, each entry is agreed on alone
+/// instead, a bad one left out of the plan and its message appended to
+/// `errors` (the same on every rank), so the rest can still be checked.
 template <class Space, class T, class AcceptDistributed>
 std::vector<PlannedKernel<Space, T>> plan_kernels(const Config& cfg, long m, long n, long k,
-                                                  AcceptDistributed&& accept_distributed, MPI_Comm comm) {
+                                                  AcceptDistributed&& accept_distributed, MPI_Comm comm,
+                                                  std::vector<std::string>* errors = nullptr) {
   std::vector<PlannedKernel<Space, T>> plan;
-  agree_on(
-      [&] {
-        for (size_t i = 0; i < cfg.kernels.size(); ++i) {
-          const KernelSpec& spec = cfg.kernels[i];
-          PlannedKernel<Space, T> p;
-          p.name = spec.name;
-          if (is_distributed_kernel(spec.name)) {
-            accept_distributed(spec, int(i));
-            p.distributed = true;
-          } else {
-            const auto r = resolve_kernel<Space, T>(spec, cfg.deck_path, int(i), m, n, k);
-            p.variant = r.variant;
-            p.selection = r.selection;
-            if (spec.tile_auto) p.candidates = variants_named<Space, T>(spec.name);
-          }
-          plan.push_back(std::move(p));
-        }
-      },
-      "", 2, comm);
+  const auto plan_one = [&](size_t i) {
+    const KernelSpec& spec = cfg.kernels[i];
+    PlannedKernel<Space, T> p;
+    p.name = spec.name;
+    if (is_distributed_kernel(spec.name)) {
+      accept_distributed(spec, int(i));
+      p.distributed = true;
+    } else {
+      const auto r = resolve_kernel<Space, T>(spec, cfg.deck_path, int(i), m, n, k);
+      p.variant = r.variant;
+      p.selection = r.selection;
+      if (spec.tile_auto) p.candidates = variants_named<Space, T>(spec.name);
+    }
+    plan.push_back(std::move(p));
+  };
+  if (!errors) {
+    agree_on([&] { for (size_t i = 0; i < cfg.kernels.size(); ++i) plan_one(i); }, "", 2, comm);
+    return plan;
+  }
+  for (size_t i = 0; i < cfg.kernels.size(); ++i) {
+    const std::size_t before = plan.size();
+    try {
+      agree_on([&] { plan_one(i); }, "", 2, comm);
+    } catch (const RunError& e) {  // agreed: on every rank alike
+      plan.erase(plan.begin() + long(before), plan.end());  // a rank that planned it drops it again
+      errors->push_back(e.what());
+    }
+  }
   return plan;
 }
 

@@ -80,7 +80,8 @@ std::string ordered_checksum(const HostMatrix<T>& local, const std::vector<long>
 /// One calibration trial of weights: auto: this rank times `kv` once (after
 /// one warm-up) on its share `rows[rank]` x N x K of the actual problem, on
 /// its own space, and every rank learns every rank's time. A rank whose share
-/// does not fit in its memory, or whose kernel fails, reports +inf. Collective.
+/// does not fit in its memory, or whose kernel fails, reports +inf. Throws
+/// Stopped, on every rank alike, when a signal arrived. Collective.
 template <class Space, class T>
 SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<long>& rows, long N, long K,
                          MPI_Comm comm) {
@@ -100,7 +101,7 @@ SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<lo
         Kokkos::deep_copy(A, T(0.5));
         Kokkos::deep_copy(B, T(0.25));
         const GemmArgs<Space, T> args{A, B, C, T(0), work};
-        for (int r = 0; r < 2; ++r) {
+        for (int r = 0; r < 2 && !pending_stop_signal(); ++r) {  // a stop pending: the trial is discarded anyway
           Kokkos::fence();
           const double t0 = wall_now();
           kv.run(space, args);
@@ -114,6 +115,7 @@ SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<lo
   }
   SplitTrial trial{rows, std::vector<double>(rows.size())};
   MPI_Allgather(&t, 1, MPI_DOUBLE, trial.seconds.data(), 1, MPI_DOUBLE, comm);
+  stop_point(comm);  // a signal during the trial: every rank stops here (Stopped)
   return trial;
 }
 
@@ -163,6 +165,8 @@ class RowSplit {
                     " needs a process grid (parallel.decomposition: {grid: ...})");
   }
   void decide(const std::vector<PlannedKernel<Space, T>>& plan, PhaseClock& common);
+  /// weights: auto times the first kernel on every rank (calibration).
+  bool decide_runs_kernels() const { return cfg_.decomposition.kind == SplitKind::auto_weights; }
   ProblemSize local_shape() const { return {rows_[place_.rank], size_.n, size_.k}; }
   MemoryNeed memory(std::size_t work, bool verify);
   void allocate(std::size_t work, PhaseClock& common);

@@ -12,4 +12,18 @@ void run_grid_case(const Config& cfg, const ProblemSize& size, DType dt, const R
   });
 }
 
+std::vector<std::string> check_grid_case(const Config& cfg, const ProblemSize& size, DType dt,
+                                         const RankPlacement& place, const std::vector<std::string>& backends) {
+  std::vector<std::string> err;
+  with_backend_and_dtype(backends[place.rank], dt, [&](auto space, auto value) {
+    try {
+      Grid2D<decltype(space), decltype(value)> d(cfg, size, place, backends);  // RunError(2) on every rank for a bad grid
+      err = check_case(d, cfg);
+    } catch (const RunError& e) {
+      err = {e.what()};
+    }
+  });
+  return err;
+}
+
 }  // namespace mmapp::detail

@@ -14,4 +14,14 @@ void run_row_split_case(const Config& cfg, const ProblemSize& size, DType dt, co
   });
 }
 
+std::vector<std::string> check_row_split_case(const Config& cfg, const ProblemSize& size, DType dt,
+                                              const RankPlacement& place, const std::vector<std::string>& backends) {
+  std::vector<std::string> err;
+  with_backend_and_dtype(backends[place.rank], dt, [&](auto space, auto value) {
+    RowSplit<decltype(space), decltype(value)> d(cfg, size, place);
+    err = check_case(d, cfg);
+  });
+  return err;
+}
+
 }  // namespace mmapp::detail
