@@ -21,8 +21,11 @@
 # (a link to the job's output file).
 #
 # Exit codes of the scripts: mmapp's own (0 ok, 1 failed verification, 2 bad
-# input, 3 internal error, 4 stopped by a signal with a partial report; other:
-# a crash or the launcher), and 2 when the binary or the deck is missing.
+# input, 3 internal error, 4 stopped by a signal with a partial report, 5 ran
+# but not verified; other: a crash or the launcher), and 2 when the binary or
+# the deck is missing. A launcher that ends with its own status after a
+# signal (mpirun: 1, the code of a failed verification) is reported as 4 when
+# the report says "stopped_by".
 #
 # Sourcing this file only defines functions and reads jobs/site.sh.
 
@@ -267,11 +270,25 @@ _mmapp_on_signal() {
   return 0
 }
 
+# _mmapp_stopped_by REPORT — the report's "stopped_by" (SIGTERM, SIGINT), or
+# nothing when it has none or cannot be read.
+_mmapp_stopped_by() {
+  [[ -s "$1" ]] || return 0
+  python3 - "$1" <<'PY' 2>/dev/null || true
+import json, sys
+try:
+    print(json.load(open(sys.argv[1])).get("stopped_by") or "")
+except Exception:
+    pass
+PY
+}
+
 # mmapp_run LABEL [--gpu] [ARG...] — runs mmapp once on the deck with ARGs,
 # then the extra arguments, writing MMAPP_OUT/LABEL.json and LABEL.log.
 # MMAPP_BACKEND (when set) adds --backend unless the arguments name one.
 # Returns mmapp's exit code (3 when it exits 0 but writes no report; 4, and
-# mmapp is not started, when the job was already asked to stop).
+# mmapp is not started, when the job was already asked to stop; 4 when the
+# launcher's status says otherwise but the report says "stopped_by").
 # The launch runs in the background while the shell waits, so a SIGTERM or
 # SIGINT to the batch shell is handled at once (see _mmapp_on_signal); the
 # log's tee ignores both, so it outlives a signal to the whole job and mmapp
@@ -311,6 +328,16 @@ mmapp_run() {
   done
   _MMAPP_LAUNCH_PID=""
   trap - TERM INT
+  # A signalled launcher (mpirun, srun) ends with its own status (mpirun: 1,
+  # which is also mmapp's "verification failed"): the report says the truth.
+  local stopped
+  if [[ $rc -ne 0 && $rc -ne 4 ]]; then
+    stopped=$(_mmapp_stopped_by "$report")
+    if [[ -n "$stopped" ]]; then
+      mmapp_log "run $label: the launcher exited $rc, the report says stopped by $stopped"
+      rc=4
+    fi
+  fi
   case $rc in
     0) if [[ ! -s "$report" ]]; then
          mmapp_log "run $label: mmapp exited 0 but wrote no report $report"
@@ -321,6 +348,7 @@ mmapp_run() {
     1) mmapp_log "run $label: FAILED verification (exit 1)" ;;
     2) mmapp_log "run $label: bad input (exit 2), see $log" ;;
     4) mmapp_log "run $label: stopped by a signal (exit 4); partial report $report" ;;
+    5) mmapp_log "run $label: ran, NOT verified (verify.enabled: false; exit 5), report $report" ;;
     *) mmapp_log "run $label: mmapp or the launcher failed (exit $rc), see $log" ;;
   esac
   return "$rc"

@@ -19,5 +19,28 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ncores=$(nproc)
 threads=$(( ncores >= 2 ? ncores / 2 : 1 ))
-exec mpirun -np 2 --oversubscribe --bind-to none -x OMP_NUM_THREADS="$threads" -x OMP_PROC_BIND -x OMP_PLACES \
-  "build/$preset/miniapp/mmapp" "$deck" --report "results/$(basename "${deck%.yaml}").json" "$@"
+report="results/$(basename "${deck%.yaml}").json"
+rm -f "$report"
+# mpirun runs in the background so that a SIGTERM/SIGINT to this script is
+# passed on once (mpirun forwards SIGTERM to the ranks: partial report, exit
+# 4); a signal to the whole process group reaches mpirun by itself. mpirun
+# ends with its own status after a signal (1, also "verification failed"):
+# exit 4 whenever the report says "stopped_by".
+set +e
+pid=""
+trap '[[ -n "$pid" ]] && kill -TERM "$pid" 2>/dev/null' TERM
+trap ':' INT  # Ctrl-C reaches mpirun through the process group; the script waits for the report
+mpirun -np 2 --oversubscribe --bind-to none -x OMP_NUM_THREADS="$threads" -x OMP_PROC_BIND -x OMP_PLACES \
+  "build/$preset/miniapp/mmapp" "$deck" --report "$report" "$@" &
+pid=$!
+while :; do
+  wait "$pid"
+  rc=$?
+  kill -0 "$pid" 2>/dev/null || break  # wait returns early (> 128) when a trapped signal arrives
+done
+stopped=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("stopped_by") or "")' "$report" 2>/dev/null)
+if [[ -n "$stopped" ]]; then
+  echo "run-default: stopped by $stopped (mpirun exited $rc); partial report $report" >&2
+  exit 4
+fi
+exit "$rc"
