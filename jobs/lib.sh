@@ -200,8 +200,9 @@ mmapp_launch() {
 
 # Stopping a job cleanly. mmapp stops at the next repetition when one rank
 # gets SIGTERM or SIGINT (the ranks agree), writes its partial report
-# ("complete": false) and exits 4. It takes a *second* SIGTERM as "stop now"
-# and dies, so a rank must get the signal once. The batch shell therefore
+# ("complete": false) and exits 4. It ignores a further SIGTERM/SIGINT within
+# 2 s of the first (a duplicate) and takes a later one as "stop now" and dies,
+# so a rank should get the signal once. The batch shell therefore
 # traps SIGTERM and SIGINT while mmapp runs and forwards one SIGTERM:
 #   srun launcher:   scancel --signal=TERM $SLURM_JOB_ID (every task of the
 #                    job's steps, once; the batch shell is not signalled)
@@ -213,8 +214,9 @@ mmapp_launch() {
 #   #SBATCH --signal=B:TERM@120              the same, 120 s before the time limit
 #   scancel --signal=TERM JOBID              srun launcher only (job steps)
 # `scancel --full` and the time limit itself signal every process of the job
-# (ranks, launcher, batch shell): a rank then gets SIGTERM more than once and
-# is killed; the report left is the last incremental one.
+# (ranks, launcher, batch shell): a rank then gets SIGTERM more than once
+# (within 2 s: one request) and the launcher may kill it; rank 0 writes
+# "stopped_by" into the report at its first signal.
 _MMAPP_STOP=""
 _MMAPP_LAUNCH_PID=""
 
