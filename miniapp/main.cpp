@@ -192,8 +192,9 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
 
 int main(int argc, char* argv[]) {
   mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
+  mmapp::install_stop_handlers();  // a signal during MPI's start-up is kept too
   mmapp::MpiSession mpi(argc, argv);
-  mmapp::install_stop_handlers();
+  mmapp::install_stop_handlers();  // again: MPI_Init may have set its own
   const mmapp::RankPlacement place = mmapp::place_rank();
   const bool root = place.rank == 0;
   const CommandLine cl = parse_command_line(argc, argv, root);

@@ -37,8 +37,9 @@ inline constexpr int kExitNotVerified = 5;
 /// ends the process at once.
 inline constexpr double kRepeatWindowS = 2.0;
 
-/// Installs the SIGTERM and SIGINT handlers. Call after MPI_Init (so they
-/// replace any the MPI library set).
+/// Installs the SIGTERM and SIGINT handlers. Call before MPI_Init (a signal
+/// during start-up is kept) and again after it (replacing any the MPI
+/// library set); idempotent.
 void install_stop_handlers();
 
 /// The signal this process received first (SIGTERM, SIGINT), or 0.

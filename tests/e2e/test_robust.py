@@ -214,6 +214,22 @@ def test_signal_in_setup_before_first_run(tmp):
         assert f"stopped by {r['stopped_by']}" in out
 
 
+def test_signal_during_start_up(tmp):
+    """A signal while the ranks start (MPI, Kokkos, the deck): kept, so exit 4 before any case, and the
+    report (asked for) exists with stopped_by and no runs."""
+    for sig, after in ((signal.SIGTERM, 0.3), (signal.SIGINT, 0.6)):
+        rep = os.path.join(tmp, "r.json")
+        p = start(deck(tmp, LONG_REP.format(n=4000)), "--report", rep)
+        ranks = ranks_of(p)
+        time.sleep(after)
+        os.kill(ranks[0], sig)
+        code, out, err, waited = finish(p, 90)
+        assert code == 4, (sig, code, err)
+        r = report(rep)
+        assert r["stopped_by"] == signal.Signals(sig).name and r["complete"] is False
+        assert r["runs"] == [], r["runs"]
+
+
 def test_signal_during_calibration(tmp):
     """weights: auto times the kernel on every rank (trials of several seconds each): a signal in the first
     trial stops every rank after it, not after the whole calibration and the run."""
