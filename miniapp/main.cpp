@@ -191,6 +191,7 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  mmapp::hold_stop_signals();          // a stop signal from here on is kept (across the re-exec too)
   mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
   mmapp::install_stop_handlers();  // a signal during MPI's start-up is kept too
   mmapp::MpiSession mpi(argc, argv);

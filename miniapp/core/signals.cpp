@@ -1,6 +1,7 @@
 // signals.cpp — implementation of signals.hpp (see there for the contracts).
 #include "core/signals.hpp"
 
+#include <pthread.h>
 #include <semaphore.h>
 #include <time.h>
 
@@ -41,6 +42,21 @@ extern "C" void on_stop_signal(int sig) {
 
 }  // namespace
 
+namespace {
+sigset_t stop_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+}  // namespace
+
+void hold_stop_signals() {
+  const sigset_t set = stop_set();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
 void install_stop_handlers() {
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
@@ -51,6 +67,8 @@ void install_stop_handlers() {
   sa.sa_flags = SA_RESTART;  // blocking calls resume; the flag is read between them
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
+  const sigset_t set = stop_set();
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 int pending_stop_signal() { return g_signal; }

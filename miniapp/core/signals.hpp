@@ -37,7 +37,14 @@ inline constexpr int kExitNotVerified = 5;
 /// ends the process at once.
 inline constexpr double kRepeatWindowS = 2.0;
 
-/// Installs the SIGTERM and SIGINT handlers. Call before MPI_Init (a signal
+/// Blocks SIGTERM and SIGINT in this thread: one that arrives is kept pending
+/// (across an exec too, even where the inherited disposition ignores it)
+/// until install_stop_handlers() unblocks it. The first call of main, before
+/// anything that may re-exec the program.
+void hold_stop_signals();
+
+/// Installs the SIGTERM and SIGINT handlers and unblocks both (a signal held
+/// by hold_stop_signals() is delivered and recorded now). Call before MPI_Init (a signal
 /// during start-up is kept) and again after it (replacing any the MPI
 /// library set); idempotent.
 void install_stop_handlers();

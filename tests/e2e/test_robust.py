@@ -61,6 +61,23 @@ def ranks_of(p, timeout=60):
     raise AssertionError("the ranks did not start")
 
 
+def wait_for_handlers(pids, timeout=60):
+    """Waits until every process in `pids` catches SIGTERM and SIGINT (SigCgt in /proc: mmapp's handlers are
+    in place; before that a signal is held blocked, or, in the first milliseconds of exec, takes its
+    default action)."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        ready = 0
+        for pid in pids:
+            with open(f"/proc/{pid}/status") as f:
+                cgt = int(next(l for l in f if l.startswith("SigCgt:")).split()[1], 16)
+            ready += all(cgt >> (s - 1) & 1 for s in (signal.SIGTERM, signal.SIGINT))
+        if ready == len(pids):
+            return
+        time.sleep(0.01)
+    raise AssertionError("mmapp never installed its signal handlers")
+
+
 def wait_for_line(p, text, timeout=120):
     """Reads p's stdout until a line holding `text` (rank 0 prints it); returns what was read."""
     seen = ""
@@ -217,10 +234,11 @@ def test_signal_in_setup_before_first_run(tmp):
 def test_signal_during_start_up(tmp):
     """A signal while the ranks start (MPI, Kokkos, the deck): kept, so exit 4 before any case, and the
     report (asked for) exists with stopped_by and no runs."""
-    for sig, after in ((signal.SIGTERM, 0.3), (signal.SIGINT, 0.6)):
+    for sig, after in ((signal.SIGTERM, 0.0), (signal.SIGINT, 0.3)):
         rep = os.path.join(tmp, "r.json")
         p = start(deck(tmp, LONG_REP.format(n=4000)), "--report", rep)
         ranks = ranks_of(p)
+        wait_for_handlers(ranks)
         time.sleep(after)
         os.kill(ranks[0], sig)
         code, out, err, waited = finish(p, 90)
@@ -258,7 +276,7 @@ def test_signal_during_one_long_repetition(tmp):
     exit 4, the run recorded as abandoned, stopped_by in the report, within a bounded time."""
     for sig in (signal.SIGINT, signal.SIGTERM):
         rep = os.path.join(tmp, "r.json")
-        p = start(deck(tmp, LONG_REP.format(n=1200)), "--report", rep)
+        p = start(deck(tmp, LONG_REP.format(n=2000)), "--report", rep)
         ranks = ranks_of(p)
         wait_for_line(p, "deck ")
         time.sleep(1.0)
