@@ -12,7 +12,9 @@
 namespace mmapp {
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
+std::atomic<int> g_signal{0};          // the first stop signal (claimed by compare-exchange: handlers may
+                                       // run at once on two threads, one per signal)
+static_assert(std::atomic<int>::is_always_lock_free, "the handler needs a lock-free signal slot");
 std::atomic<long long> g_first_ns{0};  // CLOCK_MONOTONIC of the first stop signal
 static_assert(std::atomic<long long>::is_always_lock_free, "the handler needs a lock-free clock slot");
 sem_t g_wake;                          // posted by the handler: a StopWatcher's thread waits on it
@@ -27,17 +29,20 @@ long long monotonic_ns() {
 
 extern "C" void on_stop_signal(int sig) {
   const long long now = monotonic_ns();
-  if (g_signal != 0) {
-    // A stop is pending. Within the window: the same request forwarded
-    // again (ignored); after it: a deliberate second request, end now.
-    if (double(now - g_first_ns.load()) < kRepeatWindowS * 1e9) return;
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+  int none = 0;
+  if (g_signal.compare_exchange_strong(none, sig)) {  // the first
+    g_first_ns.store(now);
+    if (g_wake_ready.load()) sem_post(&g_wake);  // async-signal-safe
     return;
   }
-  g_first_ns.store(now);
-  g_signal = sig;
-  if (g_wake_ready.load()) sem_post(&g_wake);  // async-signal-safe
+  // A stop is pending. Its time not yet stored (the first handler is still
+  // running on another thread) or within the window: the same request
+  // delivered again (ignored). After the window: a deliberate second
+  // request, end now.
+  const long long first = g_first_ns.load();
+  if (first == 0 || double(now - first) < kRepeatWindowS * 1e9) return;
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
 }
 
 }  // namespace
@@ -71,10 +76,10 @@ void install_stop_handlers() {
   pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-int pending_stop_signal() { return g_signal; }
+int pending_stop_signal() { return g_signal.load(); }
 
 int agree_stop(MPI_Comm comm) {
-  int sig = g_signal;
+  int sig = g_signal.load();
   MPI_Allreduce(MPI_IN_PLACE, &sig, 1, MPI_INT, MPI_MAX, comm);
   return sig;
 }
@@ -93,11 +98,11 @@ StopWatcher::StopWatcher(std::function<void(int)> on_stop) : on_stop_(std::move(
   sem_init(&g_wake, 0, 0);
   g_watcher_quit = false;
   g_wake_ready = true;
-  if (g_signal != 0) sem_post(&g_wake);  // a signal that came before the watcher
+  if (g_signal.load() != 0) sem_post(&g_wake);  // a signal that came before the watcher
   thread_ = std::thread([this] {
     while (sem_wait(&g_wake) != 0) {  // EINTR: wait again
     }
-    if (!g_watcher_quit && g_signal != 0) on_stop_(g_signal);
+    if (!g_watcher_quit && g_signal.load() != 0) on_stop_(g_signal.load());
   });
 }
 
