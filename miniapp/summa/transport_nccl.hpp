@@ -88,7 +88,11 @@ class NcclTransport : public PanelTransport<Space, T> {
     }
   }
 
+  /// Frees the communicators first (ncclCommFinalize, collective over the
+  /// process row and column as construction), then the stream and events.
   ~NcclTransport() override {
+    row_.reset();
+    col_.reset();
     if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
       for (auto* v : {&arrived_, &before_, &packed_, &begin_, &end_})
         for (auto& e : *v) cudaEventDestroy(e);

@@ -145,11 +145,11 @@ for step in "${steps[@]}"; do
       ((np == 2)) && grid=(--set "parallel.decomposition.grid=[1, 2]")
       run summa-nccl "$np" -- "${grid[@]}" --set parallel.decomposition.transfer=nccl
       run summa-mpi "$np" MMAPP_NCCL=off -- "${grid[@]}"
-      run summa-nccl-none "$np" -- "${grid[@]}" --set parallel.decomposition.transfer=nccl \
-        --set parallel.decomposition.overlap=none
+      run single-gpu 1 -- --set parallel.decomposition=even
       run rows-nccl "$np" -- --set parallel.decomposition=even --set parallel.data=scatter
       run rows-mpi "$np" MMAPP_NCCL=off -- --set parallel.decomposition=even --set parallel.data=scatter
-      run single-gpu 1 -- --set parallel.decomposition=even
+      run summa-nccl-none "$np" -- "${grid[@]}" --set parallel.decomposition.transfer=nccl \
+        --set parallel.decomposition.overlap=none
       grep -h "panels via\|B and C via" "$out"/summa-*.log "$out"/rows-*.log 2>/dev/null | sort -u ;;
     table) table ;;
     *) echo "nccl-gpu: unknown step '$step' (build, check, test, unit, bench, table)" >&2; exit 2 ;;
