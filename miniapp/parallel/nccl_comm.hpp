@@ -32,8 +32,9 @@
 #ifdef MMAPP_HAVE_NCCL
 #include <cuda_runtime_api.h>
 #include <nccl.h>
-
-#include <initializer_list>
+#if !defined(NCCL_VERSION_CODE) || NCCL_VERSION_CODE < NCCL_VERSION(2, 14, 0)
+#error "mmapp needs NCCL 2.14 or later (non-blocking communicators, ncclCommFinalize); configure with -DMMAPP_ENABLE_NCCL=OFF"
+#endif
 #endif
 
 namespace mmapp {
