@@ -103,12 +103,23 @@ ratio("summa-nccl", "summa-mpi", "SUMMA: NCCL over the previous default path")
 ratio("summa-nccl", "summa-nccl-none", "SUMMA over NCCL: overlap over none")
 ra, rb = load("rows-nccl"), load("rows-mpi")
 if ra and rb:
+    ta, tb = ra.get("transport", "-"), rb.get("transport", "-")
     ca, cb = ra["phases_s"].get("communication", 0), rb["phases_s"].get("communication", 0)
-    print(f"row split communication (scatter + broadcast + gather, slowest rank): NCCL {ca:.3f} s, MPI {cb:.3f} s"
-          + (f" ({cb / ca:.2f}x)" if ca > 0 else ""))
-    for k in ("broadcast", "gather", "device_to_host", "host_to_device"):
-        print(f"  {k:15} NCCL {ra['phases_s'].get(k, 0):.3f} s   MPI {rb['phases_s'].get(k, 0):.3f} s")
+    print(f"row split communication (scatter + broadcast + gather, slowest rank): rows-nccl ({ta}) {ca:.3f} s, "
+          f"rows-mpi ({tb}) {cb:.3f} s" + (f" ({cb / ca:.2f}x)" if ca > 0 else ""))
+    for k in ("scatter", "broadcast", "gather", "device_to_host", "host_to_device"):
+        print(f"  {k:15} rows-nccl {ra['phases_s'].get(k, 0):.3f} s   rows-mpi {rb['phases_s'].get(k, 0):.3f} s")
+# Each run used the transport its label names.
+bad = []
+for label, want in (("summa-nccl", "nccl"), ("summa-nccl-none", "nccl"), ("rows-nccl", "nccl"), ("rows-mpi", "mpi")):
+    r = load(label)
+    got = None if r is None else ((r.get("grid") or {}).get("transfer") or r.get("transport") or "-").split(":")[0]
+    if got != want:
+        bad.append(f"{label}: {got} (expected {want})")
+print("transports: " + ("; ".join(bad) if bad else "as named"))
+sys.exit(1 if bad else 0)
 EOF
+  verdict "every run used the transport its label names" $?
 }
 
 steps=("$@")
