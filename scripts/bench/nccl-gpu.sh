@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # scripts/bench/nccl-gpu.sh — NCCL on one node of NP >= 2 GPUs, in one call
-# (about 6-8 minutes at N = 32768 on H200s): builds the cuda preset with NCCL
+# (estimated, not yet run: build 2-3 min, tests about 2, benchmarks about 3 at
+# N = 32768 on H200s; `build check test` and `bench table` may be two calls,
+# the build stays): builds the cuda preset with NCCL
 # (scripts/bench/gpu-node.sh build, MMAPP_ENABLE_NCCL=ON, the mmapp target
 # alone), runs the NCCL end-to-end tests (tests/e2e/test_nccl.py at 2 ranks:
 # correctness against the MPI paths and the failure paths), then SUMMA and
