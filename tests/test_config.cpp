@@ -327,7 +327,7 @@ TEST_CASE("config: every form of parallel.decomposition", "[config]") {
     for (const char* o : {"auto", "ibcast", "none"})
       CHECK(std::string(to_string(parse(std::string("problem: {n: 4}\nparallel: {decomposition: {grid: auto, overlap: ") +
                                         o + "}}\n").decomposition.overlap)) == o);
-    for (const char* t : {"auto", "cuda-aware", "staged", "shared"})
+    for (const char* t : {"auto", "cuda-aware", "staged", "shared", "nccl"})
       CHECK(std::string(to_string(parse(std::string("problem: {n: 4}\nparallel: {decomposition: {grid: auto, transfer: ") +
                                         t + "}}\n").decomposition.transfer)) == t);
   }

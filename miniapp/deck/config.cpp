@@ -87,6 +87,7 @@ const char* to_string(Transfer t) {
     case Transfer::cuda_aware: return "cuda-aware";
     case Transfer::staged: return "staged";
     case Transfer::shared: return "shared";
+    case Transfer::nccl: return "nccl";
   }
   return "?";
 }
@@ -123,7 +124,7 @@ const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
 const std::vector<std::string> kOverlapNames{"auto", "ibcast", "none"};
-const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared"};
+const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared", "nccl"};
 
 /// The allowed keys of the map at dotted `path` ("" is the root), or nullptr
 /// when `path` is not a map in the schema (a scalar, or the `kernels` list).

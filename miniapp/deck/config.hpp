@@ -41,7 +41,7 @@ enum class SplitKind { even, rows, weights, auto_weights, grid };
 enum class Overlap { automatic, ibcast, none };
 
 /// Grid decompositions: how panels reach the other ranks.
-/// - automatic:  on a GPU rank, cuda_aware when Open MPI reports CUDA support
+/// - automatic:  nccl where it can run (see nccl); else on a GPU rank, cuda_aware when Open MPI reports CUDA support
 ///               at run time (MPIX_Query_cuda_support), else shared when
 ///               every process row and column is within one node (and every
 ///               rank is a GPU rank), else staged; host ranks pass host
@@ -51,8 +51,11 @@ enum class Overlap { automatic, ibcast, none };
 ///               MPI_Bcast / MPI_Ibcast (GPU ranks; host ranks: "host");
 /// - shared:     through an MPI-3 shared-memory window over each process row
 ///               and column (one node only), MPI_Ibarrier as the signal
-///               (summa.hpp); GPU and host ranks.
-enum class Transfer { automatic, cuda_aware, staged, shared };
+///               (summa.hpp); GPU and host ranks;
+/// - nccl:       NCCL broadcasts from device to device (built with NCCL,
+///               every rank a GPU rank with a GPU of its own); automatic
+///               picks it first where it can.
+enum class Transfer { automatic, cuda_aware, staged, shared, nccl };
 
 /// Where the distributed rows come from.
 /// - scatter: rank 0 creates A and B, MPI_Scatterv rows of A, MPI_Bcast B,

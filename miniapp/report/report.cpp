@@ -183,7 +183,8 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   if (first.grid.p > 0) {
     print_grid_ranks(os, runs);
   } else if (first.ranks.size() > 1) {
-    os << fmt::format("\nper rank ({} data; memory GiB):\n", first.data_mode);
+    os << fmt::format("\nper rank ({} data{}; memory GiB):\n", first.data_mode,
+                      first.transport.empty() ? "" : ", B and C via " + first.transport);
     TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s", "device GiB", "host GiB"},
                  {true, false, false, false, false, false, false, false, false},
                  {}};
@@ -282,6 +283,7 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["rel_error"] = num(v.relative_residual);  // the componentwise relative residual (kept name)
     rr["checksum"] = r.checksum;
     rr["data_mode"] = r.data_mode;
+    if (!r.transport.empty()) rr["transport"] = r.transport;
     rr["rows_split"] = r.rows_split;
     rr["imbalance"] = r.imbalance;
     if (!r.calibration_gflops.empty()) rr["calibration_gflops"] = r.calibration_gflops;

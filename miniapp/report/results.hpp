@@ -90,6 +90,7 @@ struct RunRecord {
   /// (rows per rank, each rank's measured seconds); the fastest was kept.
   std::vector<SplitTrial> balance_trials;
   std::string data_mode;
+  std::string transport;                  ///< row split, scatter mode: how B's broadcast and C's gather travel ("mpi", "nccl")
   std::vector<RankRecord> ranks;
   /// tile: auto: each candidate's shape and median time (s; -1 if it failed),
   /// timed before the runs and excluded from kernel time.
