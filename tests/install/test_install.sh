@@ -81,8 +81,9 @@ EOF
   cat "$tmp/run/peak.log"
   fail "installed mmapp-fma-peak exited $?"
 }
-grep -q 'float: .*checked' "$tmp/run/peak.log" && grep -q 'double: .*checked' "$tmp/run/peak.log" ||
+if ! grep -q 'float: .*checked' "$tmp/run/peak.log" || ! grep -q 'double: .*checked' "$tmp/run/peak.log"; then
   fail "installed mmapp-fma-peak printed no checked float and double rates: $(cat "$tmp/run/peak.log")"
+fi
 
 # The installed job script outside Slurm (as jobs/README.md allows), then with the prefix moved.
 run_job() { # run_job PREFIX LABEL
