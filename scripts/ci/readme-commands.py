@@ -20,7 +20,11 @@ shrunk: an mmapp invocation (the last command of its line) gets
 `--set problem.sizes=[48] --set run.warmup=0 --set run.repetitions=1`
 appended (a later --set wins, so the deck's own sizes are replaced), and
 mmapp-fma-peak gets `--seconds 0.02 --repetitions 1` in place of its own;
-`mpirun` is replaced by --mpiexec with --mpiexec-flags. Each command has
+`mpirun` is replaced by --mpiexec with --mpiexec-flags. The build stands in
+for the host preset a command names: a build with CUDA gets `--backend openmp`
+appended to each mmapp and mmapp-fma-peak command, and a build without
+ScaLAPACK skips (saying so) the commands whose deck names the `scalapack`
+kernel (both read from BUILD_DIR/CMakeCache.txt). Each command has
 --timeout seconds. Exit 0 when every runnable command exited 0, 1 otherwise
 (each failure with its output), 2 on a usage error.
 """
@@ -95,7 +99,43 @@ def classify(cmd):
     return "unknown", ""
 
 
-def shrink(cmd, kind, mpiexec):
+def build_features(build):
+    """(has CUDA, has ScaLAPACK) of the build, from its CMakeCache.txt (and, for an
+    installed Kokkos, whose options are not cached, mmapp-fma-peak --help's backends)."""
+    cache = {}
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                m = re.match(r"^([\w-]+):[A-Z]+=(.*)$", line.rstrip("\n"))
+                if m:
+                    cache[m.group(1)] = m.group(2)
+    except OSError:
+        pass
+    cuda = cache.get("Kokkos_ENABLE_CUDA", "").upper() in ("ON", "TRUE", "1")
+    if "Kokkos_ENABLE_CUDA" not in cache:
+        peak = os.path.join(build, "miniapp", "mmapp-fma-peak")
+        try:
+            cuda = "cuda" in subprocess.run([peak, "--help"], capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    lib = cache.get("MMAPP_SCALAPACK_LIBRARIES") or cache.get("MMAPP_SCALAPACK_LIBRARY", "")
+    scalapack = cache.get("MMAPP_ENABLE_SCALAPACK", "AUTO") != "OFF" and bool(lib) and not lib.endswith("NOTFOUND")
+    return cuda, scalapack
+
+
+def deck_names_scalapack(cmd, work):
+    """True when the command's deck (its first *.yaml argument) names the scalapack kernel."""
+    for word in shlex.split(cmd.split("#", 1)[0]):
+        if word.endswith((".yaml", ".yml")):
+            try:
+                with open(os.path.join(work, word)) as f:
+                    return re.search(r"^\s*-\s*(name:\s*)?scalapack\b", f.read(), re.M) is not None
+            except OSError:
+                return False
+    return False
+
+
+def shrink(cmd, kind, mpiexec, host_backend=False):
     """The command as run: mpirun replaced, sizes shrunk (see the module docstring)."""
     if mpiexec:
         cmd = re.sub(r"(^|&&\s*|;\s*)mpirun\b", lambda m: m.group(1) + mpiexec, cmd)
@@ -107,10 +147,11 @@ def shrink(cmd, kind, mpiexec):
     if prog not in tail:
         raise ValueError(f"{prog} is not the last command of the line, so its sizes cannot be shrunk")
     code = cmd.split("#", 1)[0].rstrip()  # a trailing comment would swallow the options
+    backend = ["--backend", "openmp"] if host_backend else []
     if kind == "fma-peak":
-        code = re.sub(r"\s--(seconds|repetitions)[ =]\S+", "", code)
-        return code + " " + " ".join(SHRINK_PEAK)
-    return code + " " + " ".join(shlex.quote(a) for a in SHRINK_MMAPP)
+        code = re.sub(r"\s--(seconds|repetitions|backend)[ =]\S+", "", code)
+        return code + " " + " ".join(SHRINK_PEAK + backend)
+    return code + " " + " ".join(shlex.quote(a) for a in SHRINK_MMAPP + backend)
 
 
 def main():
@@ -144,6 +185,7 @@ def main():
     if not args.build:
         ap.error("--build is required (unless --list)")
     build = os.path.abspath(args.build)
+    has_cuda, has_scalapack = build_features(build)
 
     failures = []
     for no, cmd in unknown:
@@ -172,8 +214,13 @@ def main():
                 continue
             if cls != "run":
                 continue
+            if why == "mmapp" and not has_scalapack and deck_names_scalapack(cmd, work):
+                skipped += 1
+                print(f"readme-commands: {name}:{no}: skip (its deck runs the scalapack kernel; "
+                      f"this build has no ScaLAPACK): {cmd}")
+                continue
             try:
-                run = shrink(cmd, why, mpiexec)
+                run = shrink(cmd, why, mpiexec, host_backend=has_cuda)
             except ValueError as e:
                 failures.append(f"{readme}:{no}: {e}:\n    {cmd}")
                 continue
