@@ -139,6 +139,25 @@ const std::vector<std::string>* schema_keys(const std::string& path) {
   return nullptr;
 }
 
+}  // namespace
+
+std::vector<std::string> deck_keys() {
+  std::vector<std::string> keys;
+  const auto add = [&keys](const std::string& prefix, const std::vector<std::string>& names) {
+    for (const auto& name : names) keys.push_back(prefix + name);
+  };
+  for (const auto& section : kRootKeys) {
+    keys.push_back(section);
+    if (const auto* inner = schema_keys(section)) add(section + ".", *inner);
+    if (section == "kernels") add("kernels[].", kKernelKeys);
+  }
+  add("problem.sizes[].", kSizeKeys);
+  add("parallel.decomposition.", kDecompositionKeys);
+  return keys;
+}
+
+namespace {
+
 // ---------------------------------------------------------------------------
 // Small string helpers.
 

@@ -161,6 +161,15 @@ Config parse_deck(const std::string& path, const std::vector<std::string>& overr
 Config parse_deck_string(const std::string& yaml_text, const std::string& name,
                          const std::vector<std::string>& overrides = {});
 
+/// Every key a deck may hold, as dotted paths from the root in schema order:
+/// the sections ("problem"), their keys ("problem.n", "parallel.decomposition.grid"),
+/// and the keys of list entries, marked "[]" ("problem.sizes[].m",
+/// "kernels[].variant"). Built from the same tables the parser checks keys
+/// against (an unknown key is rejected with them as the alternatives), so a
+/// key added to the parser appears here; inputs/example.yaml documents each
+/// (tests/test_deck_keys.cpp).
+std::vector<std::string> deck_keys();
+
 /// "float" / "double".
 const char* to_string(DType t);
 /// "random" / "identity" / "ones".

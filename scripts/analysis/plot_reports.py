@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """Turns mmapp JSON reports into PNG plots (matplotlib from Debian's python3-matplotlib,
-hence /usr/bin/python3: scripts/setup/setup-debian.sh --with-plots installs it).
+hence /usr/bin/python3: scripts/setup/setup-debian.sh installs it; without it, plotting
+stops with exit 2 and says how to install it, and --table still works).
+Every plot's title names the device, date and git hash of the reports it draws.
 
     scripts/analysis/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
         [--peak-fp32 66900] [--peak-fp64 33450] [--label-peak "H200"]
     scripts/analysis/plot_reports.py --table REPORT.json [...]     (text tables only; no matplotlib needed)
-    --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_gflops_float_cuda.png)
+    --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_pct_vendor_float_cuda.png)
 
 Writes, for every (dtype, backend) present in the reports:
   gflops_<dtype>_<backend>.png  GFLOP/s against N per kernel (log-log), with
@@ -32,6 +34,7 @@ import collections
 import json
 import os
 import sys
+import textwrap
 
 # The vendor GEMM's kernel name in reports: `vendor`, and `kokkoskernels` before it was renamed.
 VENDOR_NAMES = ("vendor", "kokkoskernels")
@@ -40,15 +43,41 @@ plt = None
 
 
 def need_matplotlib():
-    """Imports matplotlib (Agg) on first use, so --table runs without it."""
+    """Imports matplotlib (Agg) on first use, so --table runs without it; without
+    matplotlib, exits 2 with what is missing and how to install it."""
     global plt
     if plt is None:
-        import matplotlib
+        try:
+            import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as pyplot
-
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as pyplot
+        except ImportError as e:
+            print(f"plot_reports.py: plotting needs matplotlib, which {sys.executable} cannot import ({e}).\n"
+                  "  Debian/Ubuntu: apt-get install python3-matplotlib (scripts/setup/setup-debian.sh installs it)\n"
+                  "  elsewhere:     python3 -m pip install matplotlib\n"
+                  "  --table prints the same figures as text without matplotlib.", file=sys.stderr)
+            sys.exit(2)
         plt = pyplot
+
+
+def stamp(reports, width=100):
+    """The line(s) "device, date, git HASH" of the reports a figure draws: from
+    provenance.device, the day of provenance.date and mmapp.git ("unknown" where
+    absent). Several reports: each distinct device, the dates (first to last) and
+    every distinct hash; wrapped at `width` characters."""
+    devices, dates, gits = [], [], []
+    for r in reports:
+        prov = r.get("provenance", {})
+        for item, seen in ((prov.get("device") or "unknown device", devices),
+                           ((prov.get("date") or "unknown date")[:10], dates),
+                           (r.get("mmapp", {}).get("git") or "unknown", gits)):
+            if item not in seen:
+                seen.append(item)
+    dates.sort()
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    text = f"{' / '.join(devices)}, {when}, git {', '.join(gits)}"
+    return "\n".join(textwrap.wrap(text, width)) or text
 
 
 def table(reports):
@@ -84,7 +113,7 @@ def shape_plot(reports, out, prefix=""):
     """% of the vendor kernel per problem ("shape class") for the shape rule's `tiled`, float and double."""
     rows = collections.defaultdict(dict)  # (backend, label) -> {(dtype, shape): pct}
     order = []
-    device = ""
+    sources = collections.defaultdict(list)  # (backend, label) -> reports drawn
     for r in reports:
         if r["provenance"]["ranks"] != 1:
             continue
@@ -97,7 +126,8 @@ def shape_plot(reports, out, prefix=""):
             if shape not in order:
                 order.append(shape)
             rows[(run["backend"], run["kernel"])][(run["dtype"], shape)] = run["pct_of_vendor"]
-            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources[(run["backend"], run["kernel"])]:
+                sources[(run["backend"], run["kernel"])].append(r)
     written = []
     for (backend, kernel), vals in sorted(rows.items()):
         dtypes = [d for d in ("float", "double") if any(k[0] == d for k in vals)]
@@ -120,7 +150,8 @@ def shape_plot(reports, out, prefix=""):
         ax.set_xticklabels(shapes, rotation=35, ha="right", fontsize=8)
         ax.set_ylabel("% of vendor (same run)")
         ax.set_ylim(0, 160)
-        ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n{device}", fontsize=10)
+        ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n"
+                     f"{stamp(sources[(backend, kernel)])}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=8)
         save(fig, os.path.join(out, f"{prefix}pct_vendor_shapes_{backend}.png"), written)
@@ -151,7 +182,7 @@ def load(paths):
 
 def sweep_plots(reports, out, peaks, peak_label, prefix=""):
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    devices = {}
+    sources = collections.defaultdict(list)  # (dtype, backend) -> reports drawn
     for r in reports:
         if r["provenance"]["ranks"] != 1:
             continue
@@ -162,7 +193,8 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
             if any(p[0] == run["n"] for p in groups[key][label(run)]):
                 continue  # the same variant twice at one size (tile: auto chose the rule's): keep the first
             groups[key][label(run)].append((run["n"], run["gflops"], run.get("pct_of_vendor")))
-            devices[key] = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources[key]:
+                sources[key].append(r)
     written = []
     for (dtype, backend), kernels in sorted(groups.items()):
         if max(len(v) for v in kernels.values()) < 2:
@@ -182,7 +214,7 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
         ax.set_yscale("log")
         ax.set_xlabel("N (square M = N = K)")
         ax.set_ylabel("GFLOP/s (2N^3 / median time)")
-        ax.set_title(f"mmapp GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}", fontsize=10)
+        ax.set_title(f"mmapp GEMM, {dtype}, {backend}\n{stamp(sources[(dtype, backend)])}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         save(fig, os.path.join(out, f"{prefix}gflops_{dtype}_{backend}.png"), written)
@@ -201,7 +233,7 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
         ax.set_ylim(0, 120)
         ax.set_xlabel("N (square M = N = K)")
         ax.set_ylabel("% of vendor GFLOP/s (same run)")
-        ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}",
+        ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}\n{stamp(sources[(dtype, backend)])}",
                      fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
@@ -211,13 +243,14 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
 
 def speedup_plot(reports, out, prefix=""):
     series = collections.defaultdict(dict)
-    device = ""
+    sources = []
     for r in reports:
         ranks = r["provenance"]["ranks"]
         for run in r["runs"]:
             key = (label(run), run["dtype"], run["m"], run["n"], run["k"])
             series[key][ranks] = run["gflops"]
-            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources:
+                sources.append(r)
     series = {k: v for k, v in series.items() if len(v) >= 2}
     if not series:
         return []
@@ -232,7 +265,7 @@ def speedup_plot(reports, out, prefix=""):
     ax.plot([1, top], [1, top], linestyle="--", color="grey", label="ideal")
     ax.set_xlabel("MPI ranks (one GPU each)")
     ax.set_ylabel("kernel throughput relative to 1 rank")
-    ax.set_title(f"mmapp multi-GPU scaling (rows of A and C split): {device}", fontsize=10)
+    ax.set_title(f"mmapp multi-GPU scaling (rows of A and C split)\n{stamp(sources)}", fontsize=10)
     ax.set_xticks(range(1, top + 1))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
