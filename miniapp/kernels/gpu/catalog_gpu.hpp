@@ -87,9 +87,9 @@ using DoubleMmaBig = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
 using DoubleMmaSmall = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 /// The DMMA small tile without swizzle, K split by 1024.
 using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
-/// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x16
+/// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
 /// in 2x2 warps of 64x32, two teams per SM.
-using FloatTf32Big = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8>;
+using FloatTf32Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
 /// 3xTF32, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
 using FloatTf32Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 
