@@ -1,6 +1,6 @@
 // The tensor-core layer of the GPU team-tiled kernel on the host
 // (kernels/gpu/warp/mma_shapes.hpp, kernels/gpu/tiled_gpu_mma.hpp):
-//  - the fragment layouts of mma.m8n8k4.f64 and mma.m16n8k8.tf32 against
+//  - the fragment layouts of mma.m8n8k4.f64, mma.m16n8k4.f64 and mma.m16n8k8.tf32 against
 //    entries of the PTX ISA's tables, and each covering its matrix once;
 //  - the host emulation of each instruction against a direct product;
 //  - TF32 rounding (round to nearest, ties away, 10 mantissa bits) and the
@@ -32,6 +32,7 @@
 namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;
+using mmapp::detail::MmaF64m16n8k4;
 using mmapp::detail::MmaF64m8n8k4;
 using mmapp::detail::MmaTf32m16n8k8;
 
@@ -135,13 +136,25 @@ TEST_CASE("mma fragment layouts: the PTX ISA's tables", "[mma]") {
     CHECK(MmaTf32m16n8k8::c_row(6, i) == rows_c[i]);
     CHECK(MmaTf32m16n8k8::c_col(6, i) == cols_c[i]);
   }
+  // f64 m16n8k4: lane 6 (groupID 1, threadID_in_group 2).
+  CHECK(MmaF64m16n8k4::a_row(6, 0) == 1);
+  CHECK(MmaF64m16n8k4::a_row(6, 1) == 9);
+  CHECK(MmaF64m16n8k4::a_col(6, 1) == 2);
+  CHECK(MmaF64m16n8k4::b_row(6, 0) == 2);
+  CHECK(MmaF64m16n8k4::b_col(6, 0) == 1);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k4::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k4::c_col(6, i) == cols_c[i]);
+  }
   check_cover<MmaF64m8n8k4>();
+  check_cover<MmaF64m16n8k4>();
   check_cover<MmaTf32m16n8k8>();
 }
 
 TEST_CASE("mma host emulation: each lane's D = A B + C", "[mma]") {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     check_emulation<MmaF64m8n8k4>(seed);
+    check_emulation<MmaF64m16n8k4>(seed);
     check_emulation<MmaTf32m16n8k8>(seed);
   }
 }
@@ -277,6 +290,10 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0>, double>();
   check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 0, 2>, double>();
   check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 24, 0>, double>();
+  // double, m16n8k4 (sm_90): 1x2 warps of 16x16 (1x2 MMA tiles), one warp of 32x32, split-K by 16.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 0, 2, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 16, 0, 1>, double>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0>, float>();
   check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 32, 0, 0, 2>, float>();

@@ -38,11 +38,20 @@
 #else
 #define MMAPP_GPU_TENSOR_CORES 0
 #endif
+// sm_90's m16n8k4 f64 shape (PTX ISA 7.8): Hopper builds only.
+#if defined(KOKKOS_ARCH_HOPPER90)
+#define MMAPP_GPU_MMA_SM90 1
+#else
+#define MMAPP_GPU_MMA_SM90 0
+#endif
 
 namespace mmapp {
 
 /// True when this build compiles the tensor-core variants (sm_80 or later).
 inline constexpr bool kGpuTensorCores = MMAPP_GPU_TENSOR_CORES != 0;
+
+/// True when this build compiles the sm_90 tensor-core variants (m16n8k4 f64).
+inline constexpr bool kGpuMmaSm90 = MMAPP_GPU_MMA_SM90 != 0;
 
 /// True when this build compiles the GPU ladder and tuning candidates
 /// (CMake option MMAPP_LADDER_VARIANTS).
@@ -85,6 +94,10 @@ using DoubleMidSplitK = GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>;
 using DoubleMmaBig = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
 /// Double on DMMA, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
 using DoubleMmaSmall = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
+/// Double on sm_90's m16n8k4 DMMA: the big tile's shape (4x4 m16n8k4 tiles
+/// per warp; one instruction for two m8n8k4 sharing B). Not the rule's
+/// choice until measured.
+using DoubleMma16Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1>;
 /// The DMMA small tile without swizzle, K split by 1024.
 using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
 /// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
@@ -285,6 +298,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMmaSmall, Space, T>(R::dmma_small));
     v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(R::dmma_small_splitk));
   }
+  if constexpr (kGpuMmaSm90) v.push_back(mma_variant<DoubleMma16Big, Space, T>());
 }
 }  // namespace detail
 

@@ -3,7 +3,8 @@
 // parallel_for, level-0 scratch tiles in two stages, its global tile loader,
 // block swizzle, parameters and split-K plan), with the warp's register-tile
 // update done by `mma.sync` (warp/mma_shapes.hpp) instead of SIMT FMAs:
-//   double: FP64 tensor cores (DMMA), mma.m8n8k4.row.col.f64, sm_80 and later;
+//   double: FP64 tensor cores (DMMA), mma.m8n8k4.row.col.f64, sm_80 and later,
+//           or mma.m16n8k4.row.col.f64 (GpuMmaTile shape 1), sm_90;
 //   float:  3xTF32 on the TF32 tensor cores, mma.m16n8k8.row.col.f32.tf32:
 //           a = a_big + a_small with a_big = tf32(a) and a_small =
 //           tf32((a - a_big) * 2^11) (likewise b); per MMA tile
@@ -60,12 +61,16 @@ namespace mmapp {
 /// warp tile (a multiple of the instruction's M x N: 8x8 for double, 16x8
 /// for float), MinBlocks: launch bounds' blocks per SM (0: none), SplitKc:
 /// K chunk per team (0: no split-K), Swizzle: block-row group (0: none).
-/// Two scratch stages, 16-byte global loads where aligned. The members
+/// Shape: the instruction (0: the dtype's default, 1: double on sm_90's
+/// m16n8k4). Two scratch stages, 16-byte global loads where aligned. The members
 /// GlobalTileLoader reads (BM, BN, BK, team_size, vec, frag_pipe, stages)
 /// have the meaning of GpuTile's.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8>
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
+          int Shape_ = 0>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+  /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32); 1 = m16n8k4 f64 (double, sm_90).
+  static constexpr int shape = Shape_;
   static constexpr int stages = 2;
   static constexpr bool vec = true;
   static constexpr bool frag_pipe = false;
@@ -80,9 +85,12 @@ struct GpuMmaTile {
 
 namespace detail {
 
-/// The instruction of gemm_tiled_mma for T: DMMA for double, TF32 (3xTF32) for float.
-template <class T>
-using MmaShapeOf = std::conditional_t<std::is_same_v<T, double>, MmaF64m8n8k4, MmaTf32m16n8k8>;
+/// The instruction of gemm_tiled_mma for T and GpuMmaTile::shape: DMMA
+/// m8n8k4 (or m16n8k4 with shape 1) for double, TF32 m16n8k8 (3xTF32) for float.
+template <class T, int Shape>
+using MmaShapeOf =
+    std::conditional_t<std::is_same_v<T, double>, std::conditional_t<Shape == 1, MmaF64m16n8k4, MmaF64m8n8k4>,
+                       MmaTf32m16n8k8>;
 
 /// The two scratch stages of a gemm_tiled_mma team (layout: file comment).
 template <class Cfg, class T>
@@ -112,7 +120,8 @@ struct MmaScratch {
 /// MMAs of one K tile and the epilogue.
 template <class Cfg, class T>
 struct MmaWarpTile {
-  using Shape = MmaShapeOf<T>;
+  using Shape = MmaShapeOf<T, Cfg::shape>;
+  static_assert(Cfg::shape == 0 || std::is_same_v<T, double>, "shape 1 (m16n8k4 f64): double only");
   using Reg = typename Shape::Reg;
   using Scratch = MmaScratch<Cfg, T>;
   static constexpr bool split3 = std::is_same_v<T, float>;  ///< 3xTF32
@@ -162,7 +171,10 @@ struct MmaWarpTile {
                                          const int lane, const Reg (*ga)[AR], const Reg (*gb)[BR]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     (void)lane, (void)ga, (void)gb;
-    Shape::mma(d, a, b, c);
+    if constexpr (Shape::min_arch <= __CUDA_ARCH__)
+      Shape::mma(d, a, b, c);
+    else  // the catalog lists no such variant for this architecture
+      Kokkos::abort("gemm_tiled_mma: this mma shape needs a newer GPU architecture");
 #else
     (void)a, (void)b;
     mma_emulate<Shape>(lane, ga, gb, c, d);
@@ -376,11 +388,12 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   plan.reduce(space, C, args.beta);
 }
 
-/// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" or
+/// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16":
+/// the m16n8k4 shape) or
 /// "3xtf32 w32x32 lb3 splitk1024".
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
-  std::string t = std::is_same_v<T, double> ? "dmma" : "3xtf32";
+  std::string t = std::is_same_v<T, double> ? (Cfg::shape == 1 ? "dmma16" : "dmma") : "3xtf32";
   t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);

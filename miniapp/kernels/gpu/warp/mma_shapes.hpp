@@ -13,6 +13,9 @@
 //   f64 m8n8k4   A (8x4):  a0 = A(g, t)                     (1 register)
 //                B (4x8):  b0 = B(t, g)                     (1 register)
 //                C (8x8):  c_i = C(g, 2t + i), i = 0, 1     (2 registers)
+//   f64 m16n8k4  A (16x4): a0 = A(g, t), a1 = A(g+8, t)      (sm_90; PTX ISA 7.8)
+//                B (4x8):  b0 = B(t, g)
+//                C (16x8): c0 = C(g, 2t), c1 = C(g, 2t+1), c2 = C(g+8, 2t), c3 = C(g+8, 2t+1)
 //   tf32 m16n8k8 A (16x8): a0 = A(g, t), a1 = A(g+8, t), a2 = A(g, t+4), a3 = A(g+8, t+4)
 //                B (8x8):  b0 = B(t, g), b1 = B(t+4, g)
 //                C (16x8): c0 = C(g, 2t), c1 = C(g, 2t+1), c2 = C(g+8, 2t), c3 = C(g+8, 2t+1)
@@ -38,6 +41,7 @@ struct MmaF64m8n8k4 {
   using Elem = double;  ///< A, B, C and D elements
   using Reg = double;   ///< A and B register type
   static constexpr int M = 8, N = 8, K = 4, a_regs = 1, b_regs = 1, c_regs = 2;
+  static constexpr int min_arch = 800;  ///< __CUDA_ARCH__ from which the instruction exists
   KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int) { return lane >> 2; }
   KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int) { return lane & 3; }
   KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int) { return lane & 3; }
@@ -57,6 +61,31 @@ struct MmaF64m8n8k4 {
 #endif
 };
 
+/// FP64 tensor-core MMA, mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64
+/// (sm_90 only): D (16x8) = A (16x4, row) * B (4x8, col) + C; one of these
+/// does the work of two m8n8k4 sharing B.
+struct MmaF64m16n8k4 {
+  using Elem = double;
+  using Reg = double;
+  static constexpr int M = 16, N = 8, K = 4, a_regs = 2, b_regs = 1, c_regs = 4;
+  static constexpr int min_arch = 900;  ///< __CUDA_ARCH__ from which the instruction exists
+  KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int i) { return (lane >> 2) + i * 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int) { return lane & 3; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int) { return lane & 3; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_col(const int lane, const int) { return lane >> 2; }
+  KOKKOS_INLINE_FUNCTION static constexpr int c_row(const int lane, const int i) { return (lane >> 2) + (i >> 1) * 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int c_col(const int lane, const int i) { return (lane & 3) * 2 + (i & 1); }
+  KOKKOS_INLINE_FUNCTION static double value(const Reg r) { return r; }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __device__ static void mma(double (&d)[4], const Reg (&a)[2], const Reg (&b)[1], const double (&c)[4]) {
+    asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
+        : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+  }
+#endif
+};
+
 /// TF32 tensor-core MMA, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 /// (sm_80 and later): D (16x8, f32) = A (16x8, row, tf32) * B (8x8, col, tf32) + C.
 /// A and B registers hold TF32 values in FP32 bit layout (low 13 bits zero).
@@ -64,6 +93,7 @@ struct MmaTf32m16n8k8 {
   using Elem = float;
   using Reg = std::uint32_t;
   static constexpr int M = 16, N = 8, K = 8, a_regs = 4, b_regs = 2, c_regs = 4;
+  static constexpr int min_arch = 800;
   KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int i) { return (lane >> 2) + (i & 1) * 8; }
   KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int i) { return (lane & 3) + (i >> 1) * 4; }
   KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int i) { return (lane & 3) + i * 4; }
