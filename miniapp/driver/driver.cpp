@@ -58,9 +58,11 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
 void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor) {
   for (size_t i = first; i < out.size(); ++i)
     if (out[i].kernel == vendor && out[i].status == RunStatus::ok)
-      for (size_t j = first; j < out.size(); ++j)
-        out[j].pct_of_vendor =
-            out[i].gflops > 0 && out[j].status == RunStatus::ok ? 100.0 * out[j].gflops / out[i].gflops : -1;
+      for (size_t j = first; j < out.size(); ++j) {
+        const bool has = out[i].gflops > 0 && out[j].status == RunStatus::ok;
+        out[j].pct_of_vendor = has ? 100.0 * out[j].gflops / out[i].gflops : -1;
+        out[j].vendor_noisy = has && out[i].noisy;
+      }
 }
 
 }  // namespace detail
