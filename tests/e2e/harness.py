@@ -3,13 +3,19 @@ environment mpiexec runs mmapp in, the mpiexec command line, deck files, the
 command-line options and the runner that calls every test_* function.
 
 A test is a function test_NAME(tmp) of its script, given a fresh temporary
-folder; it passes when it returns and fails when it raises (assert)."""
+folder; it passes when it returns and fails when it raises (assert). After
+it returns, every mmapp report left in its folder (a *.json file with a
+"runs" list) must match docs/report.schema.json (report_schema.py), so every
+report the e2e tests write is validated."""
 import argparse
+import json
 import os
 import subprocess
 import tempfile
 import textwrap
 import traceback
+
+import report_schema
 
 # OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -52,6 +58,27 @@ def parser():
     return ap
 
 
+def validate_reports(folder):
+    """Validates every mmapp report under `folder` (*.json with a "runs"
+    list) against the schema; raises AssertionError on the first invalid one.
+    Returns how many were checked."""
+    n = 0
+    for root, _, files in os.walk(folder):
+        for name in sorted(files):
+            if not name.endswith(".json"):
+                continue
+            path = os.path.join(root, name)
+            try:
+                with open(path) as f:
+                    doc = json.load(f)
+            except (OSError, ValueError):
+                continue  # not a report (tests write broken files on purpose)
+            if isinstance(doc, dict) and isinstance(doc.get("runs"), list):
+                report_schema.validate(path)
+                n += 1
+    return n
+
+
 def run_tests(namespace, pattern):
     """Calls every test_* function of `namespace` (a script's globals()) whose
     name contains `pattern`, in name order, each in a fresh temporary folder.
@@ -63,8 +90,9 @@ def run_tests(namespace, pattern):
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 fn(tmp)
+                n = validate_reports(tmp)
                 passed += 1
-                print(f"PASS {name}", flush=True)
+                print(f"PASS {name}" + (f" ({n} report(s) valid against the schema)" if n else ""), flush=True)
             except Exception:
                 failed += 1
                 print(f"FAIL {name}", flush=True)
