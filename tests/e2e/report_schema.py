@@ -3,6 +3,8 @@
 draft 2020-12) with Debian's python3-jsonschema (>= 4.0; bookworm has 4.10).
 
 Usage: report_schema.py [--schema FILE] REPORT...
+"integer" is taken strictly: 67.0 is not an integer here (JSON Schema would
+accept it), so byte counts and sizes written as floats fail.
 Prints each problem as 'REPORT: PATH: message' and exits 1 when a report is
 invalid or unreadable, 0 when every one is valid. The e2e harness
 (harness.py) calls validate() on every report its tests write."""
@@ -20,13 +22,23 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "d
 _validators = {}
 
 
+def _strict_integer(checker, instance):
+    """JSON Schema counts 67.0 as an integer; the report writes counts, sizes
+    and bytes as JSON integers, so a float there (67.0) is refused."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 def validator(schema_path=SCHEMA):
-    """The (cached) validator of `schema_path`; the schema itself is checked first."""
+    """The (cached) validator of `schema_path`, with "integer" meaning a JSON
+    integer literal; the schema itself is checked first."""
     if schema_path not in _validators:
         with open(schema_path) as f:
             schema = json.load(f)
-        jsonschema.Draft202012Validator.check_schema(schema)
-        _validators[schema_path] = jsonschema.Draft202012Validator(schema)
+        base = jsonschema.Draft202012Validator
+        base.check_schema(schema)
+        strict = jsonschema.validators.extend(
+            base, type_checker=base.TYPE_CHECKER.redefine("integer", _strict_integer))
+        _validators[schema_path] = strict(schema)
     return _validators[schema_path]
 
 
