@@ -21,9 +21,10 @@ are at least two non-square ones:
 and, when reports of the same problem at several rank counts are given:
   speedup_ranks.png             kernel throughput against ranks, relative to
                                 the lowest rank count, with the ideal line.
---table prints, per report, the `tile: auto` candidate timings and then one
-row per run (problem, kernel, shape, why that shape, GFLOP/s, % of the vendor
-kernel in the same run, verdict); a figure may be quoted only from a PASS row.
+--table is jobs/summarize.py --detail (the one table tool): the `tile: auto`
+candidate timings, then one row per run (kernel, shape, why that shape,
+problem, median, CV, GFLOP/s, % of the vendor kernel in the same run,
+verified); a figure may be quoted only from a verified, not noisy row.
 Peaks are in GFLOP/s (defaults: H200, FP32 66.9 TFLOP/s = 132 SMs x 128 lanes
 x 2 x 1.98 GHz; FP64 non-tensor 33.45 TFLOP/s = 132 x 64 x 2 x 1.98 GHz).
 """
@@ -51,88 +52,14 @@ def need_matplotlib():
         plt = pyplot
 
 
-def table(reports):
-    """Text tables of every run (see the module docstring)."""
-    for r in reports:
-        prov = r["provenance"]
-        print(f"# {r['_path']}: {prov.get('device', '')}, {prov.get('date', '')[:10]}, "
-              f"mmapp {r['mmapp'].get('git', '')}, ranks {prov.get('ranks')}")
-        for run in r["runs"]:
-            if not run.get("autotune"):
-                continue
-            flop = 2.0 * run["m"] * run["n"] * run["k"]
-            cands = sorted((c for c in run["autotune"] if c["median_s"]), key=lambda c: c["median_s"])
-            print(f"## tile: auto, {run['dtype']} {run['m']}x{run['n']}x{run['k']}: "
-                  f"{len(cands)} candidates (median of 2, not verified; the chosen one is, below)")
-            for c in cands:
-                print(f"   {c['tile']:<44} {c['median_s'] * 1e3:10.3f} ms {flop / c['median_s'] / 1e9:10.1f} GFLOP/s"
-                      + ("  <- chosen" if c["chosen"] else ""))
-    print()
-    print("| dtype | m x n x k | kernel | shape | selection | GFLOP/s | % vendor | verdict |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in reports:
-        for run in r["runs"]:
-            sel = (run.get("selection") or "").replace("|", "/")
-            sel = sel if len(sel) <= 60 else sel[:57] + "..."
-            pct = run.get("pct_of_vendor")
-            verdict = "PASS" if run.get("verified") else ("ERROR" if run.get("status") != "ok" else "FAIL")
-            print(f"| {run['dtype']} | {run['m']}x{run['n']}x{run['k']} | {run['kernel']} | {run.get('tile') or ''} | "
-                  f"{sel} | {run['gflops']:.1f} | {'' if pct is None else f'{pct:.1f}'} | {verdict} |")
+def table(paths):
+    """--table: the project's one table tool, jobs/summarize.py --detail (every
+    run with its tile, selection, median, CV, GFLOP/s, % vendor and verdict,
+    and the `tile: auto` candidates). Returns its exit code."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "jobs"))
+    import summarize
 
-
-def shape_plot(reports, out, prefix=""):
-    """% of the vendor kernel per problem ("shape class") for the shape rule's `tiled`, float and double."""
-    rows = collections.defaultdict(dict)  # (backend, label) -> {(dtype, shape): pct}
-    order = []
-    device = ""
-    for r in reports:
-        if r["provenance"]["ranks"] != 1:
-            continue
-        for run in r["runs"]:
-            if run["kernel"] in VENDOR_NAMES or not run.get("verified") or run.get("pct_of_vendor") is None:
-                continue
-            if not (run.get("selection") or "").startswith("shape rule"):
-                continue
-            shape = f"{run['m']}x{run['n']}x{run['k']}"
-            if shape not in order:
-                order.append(shape)
-            rows[(run["backend"], run["kernel"])][(run["dtype"], shape)] = run["pct_of_vendor"]
-            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
-    written = []
-    for (backend, kernel), vals in sorted(rows.items()):
-        dtypes = [d for d in ("float", "double") if any(k[0] == d for k in vals)]
-        shapes = [s for s in order if any((d, s) in vals for d in dtypes)]
-        if sum(1 for s in shapes if len(set(s.split("x"))) > 1) < 2:
-            continue
-        fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(shapes) + 2), 5))
-        width = 0.8 / len(dtypes)
-        for i, d in enumerate(dtypes):
-            xs = [j + (i - (len(dtypes) - 1) / 2) * width for j in range(len(shapes))]
-            # A class measured in one dtype only gets no bar (and no "0") in the other.
-            have = [(x, vals[(d, s)]) for x, s in zip(xs, shapes) if (d, s) in vals]
-            ax.bar([x for x, _ in have], [min(y, 150) for _, y in have], width, label=d)
-            for x, y in have:
-                ax.text(x, min(y, 150) + 1, f"{y:.0f}", ha="center", fontsize=7)
-        ax.axhline(100, color="black", linewidth=1.5)
-        for level in (50, 40, 30):  # issue 11's bars: float / double where min(M, N) >= 64, GEMV-like
-            ax.axhline(level, color="grey", linewidth=0.8, linestyle=":")
-        ax.set_xticks(range(len(shapes)))
-        ax.set_xticklabels(shapes, rotation=35, ha="right", fontsize=8)
-        ax.set_ylabel("% of vendor (same run)")
-        ax.set_ylim(0, 160)
-        ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n{device}", fontsize=10)
-        ax.grid(True, axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-        save(fig, os.path.join(out, f"{prefix}pct_vendor_shapes_{backend}.png"), written)
-    return written
-
-
-def save(fig, path, written):
-    """Lays out, writes and closes a figure; records the path."""
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    written.append(path)
+    return summarize.main(["--detail", *paths])
 
 
 def label(run):
@@ -145,6 +72,8 @@ def load(paths):
         with open(p) as f:
             r = json.load(f)
         r["_path"] = p
+        # Only finished runs carry times and rates (schema 2.x: none for error or abandoned runs).
+        r["runs"] = [x for x in r["runs"] if x.get("status", "ok") == "ok" and x.get("gflops") is not None]
         reports.append(r)
     return reports
 
@@ -251,10 +180,9 @@ def main():
     ap.add_argument("--peak-fp64", type=float, default=33450.0)
     ap.add_argument("--label-peak", default="H200")
     args = ap.parse_args()
-    reports = load(args.reports)
     if args.table:
-        table(reports)
-        return 0
+        return table(args.reports)
+    reports = load(args.reports)
     if not args.out:
         ap.error("--out is required unless --table")
     need_matplotlib()
