@@ -4,11 +4,13 @@ validates against docs/report.schema.json with report_schema.py (exit 0),
 and deliberately broken copies of it (a missing or legacy schema_version, a
 float where an integer belongs, an undocumented field, times on an abandoned
 run, none on a finished one, a wrong type) are refused (exit 1, naming the
-report and the field); the e2e harness's folder check refuses them too.
+report and the field); the e2e harness's folder check refuses them too. And
+the table tool (jobs/summarize.py, plot_reports.py --table) on such reports.
 
 Usage: test_report_schema.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
 """
 import copy
+import glob
 import json
 import os
 import subprocess
@@ -97,6 +99,44 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
     os.remove(bad)
     code, out = check(os.path.join(tmp, "no-such-report.json"))
     assert code == 1 and "unreadable" in out, out
+
+
+def tool(*args):
+    """Runs a repository script with python3; returns (exit code, stdout + stderr)."""
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_table_tool_reads_the_schema_fields(tmp):
+    """jobs/summarize.py (the one table tool) shows median and CV from a 2.x
+    report, reads a legacy report, --strict fails an unverified run, and
+    plot_reports.py --table is summarize.py --detail."""
+    rep = os.path.join(tmp, "r.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, "problem: {n: 32}\nkernels: [naive, vendor]\n"), "--report", rep,
+                                        "--set", "run.noise_threshold=1.0e-9"])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    summarize = os.path.join(ARGS.source, "jobs", "summarize.py")
+    code, out = tool(summarize, rep)
+    assert code == 0, out
+    head = out.splitlines()[0].split()
+    assert "median" in head and "CV" in head, head
+    for run in doc["runs"]:
+        cv = f"{run['time_s']['cv'] * 100:.1f}%" + (" noisy" if run["noise"]["noisy"] else "")
+        line = next(x for x in out.splitlines() if x.startswith(run["kernel"] + " "))
+        assert f"{run['time_s']['median'] * 1e3:.3f}" in line and cv in line, (line, cv)
+    assert "2 runs from 1 report(s); 0 not verified" in out, out
+    legacy = sorted(glob.glob(os.path.join(ARGS.source, "docs", "results", "*", "*.json")))[:1]
+    if legacy:
+        code, out = tool(summarize, rep, *legacy)
+        assert code == 0 and "legacy report(s)" in out, out
+    doc["runs"][0]["verified"] = False
+    unverified = write(os.path.join(tmp, "unverified.json"), doc)
+    code, out = tool(summarize, "--strict", rep, unverified)
+    assert code == 1 and " NO" in out, (code, out)
+    code, detail = tool(summarize, "--detail", rep)
+    code2, table = tool(os.path.join(ARGS.source, "scripts", "analysis", "plot_reports.py"), "--table", rep)
+    assert code == code2 == 0 and table == detail and "selection" in table.splitlines()[0], table
 
 
 def main():
