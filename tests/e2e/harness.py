@@ -5,8 +5,9 @@ command-line options and the runner that calls every test_* function.
 A test is a function test_NAME(tmp) of its script, given a fresh temporary
 folder; it passes when it returns and fails when it raises (assert). After
 it returns, every mmapp report left in its folder (a *.json file with a
-"runs" list) must match docs/report.schema.json (report_schema.py), so every
-report the e2e tests write is validated."""
+"runs" list) must match docs/report.schema.json (report_schema.py), and
+run() validates the report of each mmapp run (--report FILE) as soon as it
+ends, so every report the e2e tests write is validated."""
 import argparse
 import json
 import os
@@ -33,9 +34,16 @@ def command(args, mmapp_args, np=None):
 
 
 def run(args, mmapp_args, np=None, timeout=300, env=None):
-    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
+    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr). A report
+    it wrote (--report FILE) is validated against the schema at once, so one
+    that a later run of the same test overwrites is checked too."""
     p = subprocess.run(command(args, mmapp_args, np=np), capture_output=True, text=True, env=env or ENV,
                        timeout=timeout)
+    args_list = list(mmapp_args)
+    if "--report" in args_list[:-1]:
+        path = args_list[args_list.index("--report") + 1]
+        if os.path.exists(path):
+            report_schema.validate(path)
     return p.returncode, p.stdout, p.stderr
 
 
