@@ -20,7 +20,8 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
   std::vector<double> worst_phase(values.size());
   MPI_Allreduce(values.data(), worst_phase.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
   for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst_phase[i];
-  rec.phases_s["kernel"] = rec.time.median;
+  if (rec.status == RunStatus::ok) rec.phases_s["kernel"] = rec.time.median;
+  else rec.phases_s.erase("kernel");  // an abandoned or failed run has no kernel time
   rec.verify.seconds = rec.phases_s["verify"];
 
   const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
@@ -48,7 +49,8 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
     rr.predicted_s = v[6];
     rr.device_bytes = v[7];
     rr.host_bytes = v[8];
-    for (size_t i = 0; i < names.size(); ++i) rr.phases_s[names[i]] = all_phases[values.size() * r + i];
+    for (size_t i = 0; i < names.size(); ++i)
+      if (rec.status == RunStatus::ok || names[i] != "kernel") rr.phases_s[names[i]] = all_phases[values.size() * r + i];
     if (rr.rows > 0) sum += rr.kernel.median, mx = std::max(mx, rr.kernel.median), ++active;
     rec.ranks.push_back(rr);
   }

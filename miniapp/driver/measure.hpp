@@ -182,7 +182,7 @@ RepOutcome run_once(Poison&& poison, Multiply&& multiply, MPI_Comm comm) {
 /// `until.enabled` more follow until until_stable_step (core/stats.hpp)
 /// stops them, on the slowest rank's samples and the slowest rank's seconds
 /// since the first timed repetition began (so every rank stops together).
-/// Fills rec.time, samples_s, noisy (against rec.noise_threshold),
+/// Fills (when status stays ok) rec.time, samples_s, noisy (against rec.noise_threshold),
 /// until_stable, gflops, status, error, rec.verify (the global verdict) and
 /// ph's "kernel" and "verify"; returns this rank's own kernel times. Returns
 /// the signal number in `stop` when a signal ended it (rec.status
@@ -255,7 +255,7 @@ std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repe
     u.max_repetitions = until.max_repetitions;
     u.outcome = state == StableState::more ? "" : to_string(state);  // "": an error or a signal ended it
   }
-  if (!slowest.empty()) {
+  if (!slowest.empty() && rec.status == RunStatus::ok) {  // an abandoned or failed run keeps no times
     rec.samples_s = slowest;
     rec.time = summarize(slowest);
     rec.noisy = is_noisy(rec.time, rec.noise_threshold);

@@ -419,6 +419,7 @@ def test_sigterm_mid_sweep_writes_partial_report(tmp):
                 for key in ("time_s", "gflops", "noise", "until_stable"):
                     assert key not in r, (key, r)
                 assert all("kernel_s" not in x and "gflops" not in x for x in r["ranks"]), r["ranks"]
+                assert "kernel" not in r["phases_s"] and all("kernel" not in x["phases_s"] for x in r["ranks"]), r
         if target == "rank":  # a signalled launcher may die before relaying the ranks' output
             assert f"stopped by {rep['stopped_by']}" in out, out
 
