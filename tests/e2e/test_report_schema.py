@@ -101,6 +101,22 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
     assert code == 1 and "unreadable" in out, out
 
 
+def test_autotune_and_sweep_reports_are_valid(tmp):
+    """The optional parts of a run (tile: auto candidates, until_stable, a
+    sweep of shapes, both dtypes) validate too (harness.run checks them)."""
+    rep = os.path.join(tmp, "auto.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, """
+        problem: {sizes: [24, {m: 7, n: 30, k: 5}], dtype: [float, double]}
+        kernels: [{name: tiled, tile: auto}, vendor]
+        run: {warmup: 0, repetitions: 2, noise_threshold: 50%, until_stable: {max_seconds: 0.05}}
+        """), "--report", rep])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    assert any("autotune" in run for run in doc["runs"])
+    assert all(run["noise"]["cv_threshold"] == 0.5 and run["until_stable"]["max_seconds"] == 0.05
+               for run in doc["runs"])
+
+
 def tool(*args):
     """Runs a repository script with python3; returns (exit code, stdout + stderr)."""
     p = subprocess.run([sys.executable, *args], capture_output=True, text=True)
