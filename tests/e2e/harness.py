@@ -41,10 +41,26 @@ def run(args, mmapp_args, np=None, timeout=300, env=None):
                        timeout=timeout)
     args_list = list(mmapp_args)
     if "--report" in args_list[:-1]:
-        path = args_list[args_list.index("--report") + 1]
-        if os.path.exists(path):
-            report_schema.validate(path)
+        validate_if_report(args_list[args_list.index("--report") + 1])
     return p.returncode, p.stdout, p.stderr
+
+
+def validate_if_report(path):
+    """Validates `path` against the schema when it is an mmapp report (a JSON
+    file with a "runs" list; not a folder, a missing file or some other file
+    a test left there); raises AssertionError when invalid. Returns whether it
+    was a report."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return False  # not a report (tests write broken files on purpose)
+    if not (isinstance(doc, dict) and isinstance(doc.get("runs"), list)):
+        return False
+    report_schema.validate(path)
+    return True
 
 
 def deck(tmp, text, name="deck.yaml"):
@@ -73,17 +89,8 @@ def validate_reports(folder):
     n = 0
     for root, _, files in os.walk(folder):
         for name in sorted(files):
-            if not name.endswith(".json"):
-                continue
-            path = os.path.join(root, name)
-            try:
-                with open(path) as f:
-                    doc = json.load(f)
-            except (OSError, ValueError):
-                continue  # not a report (tests write broken files on purpose)
-            if isinstance(doc, dict) and isinstance(doc.get("runs"), list):
-                report_schema.validate(path)
-                n += 1
+            if name.endswith(".json"):
+                n += validate_if_report(os.path.join(root, name))
     return n
 
 
