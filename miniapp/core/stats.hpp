@@ -63,7 +63,9 @@ inline TimeStats summarize(std::vector<double> samples) {
 /// its samples is strictly above `threshold` (a fraction; deck key
 /// run.noise_threshold, default 0.05). A run of fewer than two samples has
 /// no measured spread and is never noisy.
-inline bool is_noisy(const TimeStats& t, double threshold) { return t.count >= 2 && t.cv > threshold; }
+inline bool is_noisy(const TimeStats& t, double threshold) {
+  return t.count >= 2 && t.cv > threshold;
+}
 
 /// Where run.until_stable stands after a timed repetition.
 enum class StableState {
@@ -99,10 +101,14 @@ inline StableState until_stable_step(const std::vector<double>& samples, int min
 /// "more" / "converged" / "timed_out" / "capped".
 inline const char* to_string(StableState s) {
   switch (s) {
-    case StableState::more: return "more";
-    case StableState::converged: return "converged";
-    case StableState::timed_out: return "timed_out";
-    case StableState::capped: return "capped";
+    case StableState::more:
+      return "more";
+    case StableState::converged:
+      return "converged";
+    case StableState::timed_out:
+      return "timed_out";
+    case StableState::capped:
+      return "capped";
   }
   return "?";
 }
