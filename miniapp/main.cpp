@@ -169,6 +169,7 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
 
 int main(int argc, char* argv[]) {
   mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
+  const std::vector<std::string> command_line(argv, argv + argc);  // as given, for the report
   mmapp::MpiSession mpi(argc, argv);
   mmapp::install_stop_handlers();
   const mmapp::RankPlacement place = mmapp::place_rank();
@@ -215,7 +216,7 @@ int main(int argc, char* argv[]) {
 
   int code = 0;
   try {
-    const mmapp::Provenance prov = mmapp::collect_provenance(place, backends);
+    const mmapp::Provenance prov = mmapp::collect_provenance(place, backends, command_line);
     if (root) mmapp::print_placement(std::cout, prov);
     if (opt.kokkos_info) {
       if (root) Kokkos::print_configuration(std::cout, true);

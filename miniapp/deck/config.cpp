@@ -100,7 +100,9 @@ namespace {
 
 const std::vector<std::string> kRootKeys{"problem", "kernels", "run", "verify", "output", "parallel"};
 const std::vector<std::string> kProblemKeys{"n", "m", "k", "sizes", "dtype", "init", "seed"};
-const std::vector<std::string> kRunKeys{"warmup", "repetitions", "backend", "rotate_inputs"};
+const std::vector<std::string> kRunKeys{"warmup",          "repetitions",  "backend",
+                                        "rotate_inputs",   "noise_threshold", "until_stable"};
+const std::vector<std::string> kUntilStableKeys{"max_cv", "max_seconds", "max_repetitions"};
 const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
@@ -132,6 +134,7 @@ const std::vector<std::string>* schema_keys(const std::string& path) {
   if (path.empty()) return &kRootKeys;
   if (path == "problem") return &kProblemKeys;
   if (path == "run") return &kRunKeys;
+  if (path == "run.until_stable") return &kUntilStableKeys;
   if (path == "verify") return &kVerifyKeys;
   if (path == "output") return &kOutputKeys;
   if (path == "parallel") return &kParallelKeys;
@@ -377,6 +380,24 @@ class DeckParser {
     const double v = ok_chars ? std::strtod(text.c_str(), &end) : 0.0;
     if (!ok_chars || end != text.c_str() + text.size() || !std::isfinite(v) || !(v > 0))
       fail(f, "expected " + expected + ", got " + describe(f.node));
+    return v;
+  }
+
+  /// A fraction in (0, 1] ("0.05"), or a percentage in (0, 100] ("5%").
+  double fraction(const Field& f) const {
+    const std::string expected = "a fraction in (0, 1] (0.05) or a percentage ('5%')";
+    const std::string text = scalar(f, expected).Scalar();
+    const bool pct = !text.empty() && text.back() == '%';
+    const std::string digits = pct ? text.substr(0, text.size() - 1) : text;
+    const bool ok_chars = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+      return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    });
+    char* end = nullptr;
+    double v = ok_chars ? std::strtod(digits.c_str(), &end) : 0.0;
+    if (!ok_chars || end != digits.c_str() + digits.size() || !std::isfinite(v))
+      fail(f, "expected " + expected + ", got " + describe(f.node));
+    if (pct) v /= 100.0;
+    if (!(v > 0) || v > 1) fail(f, "expected " + expected + ", got " + describe(f.node));
     return v;
   }
 
@@ -628,6 +649,36 @@ class DeckParser {
       }
     }
     if (const Field* r = s.find("rotate_inputs")) cfg.rotate_inputs = boolean(*r);
+    if (const Field* t = s.find("noise_threshold")) cfg.noise_threshold = fraction(*t);
+    if (const Field* u = s.find("until_stable")) parse_until_stable(*u, cfg);
+  }
+
+  /// run.until_stable: false (off; also null), true (on with the defaults)
+  /// or a map {max_cv, max_seconds, max_repetitions} (on; keys left out keep
+  /// their defaults). max_repetitions must be >= run.repetitions.
+  void parse_until_stable(const Field& f, Config& cfg) const {
+    auto& u = cfg.until_stable;
+    if (f.node.IsNull()) {
+      u.enabled = false;
+      return;
+    }
+    if (f.node.IsScalar()) {
+      bool b = false;
+      if (!YAML::convert<bool>::decode(f.node, b))
+        fail(f, "expected false, true or a map {max_cv, max_seconds, max_repetitions}, got " + describe(f.node));
+      u.enabled = b;
+      return;
+    }
+    const Section s = section(f);
+    u.enabled = true;
+    if (const Field* c = s.find("max_cv")) u.max_cv = fraction(*c);
+    if (const Field* t = s.find("max_seconds")) u.max_seconds = positive_number(*t);
+    if (const Field* r = s.find("max_repetitions")) {
+      u.max_repetitions = integer(*r, 1, INT_MAX);
+      if (u.max_repetitions < cfg.repetitions)
+        fail(*r, "expected an integer >= run.repetitions (" + std::to_string(cfg.repetitions) + "), got " +
+                     describe(r->node));
+    }
   }
 
   void parse_verify(const Section& top, Config& cfg) const {
@@ -876,6 +927,16 @@ std::string emit(const Config& c) {
   else
     out << YAML::Flow << c.backend;
   out << YAML::Key << "rotate_inputs" << YAML::Value << c.rotate_inputs;
+  out << YAML::Key << "noise_threshold" << YAML::Value << format_double(c.noise_threshold);
+  out << YAML::Key << "until_stable" << YAML::Value;
+  if (!c.until_stable.enabled) {
+    out << false;
+  } else {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "max_cv" << YAML::Value
+        << format_double(c.until_stable.max_cv) << YAML::Key << "max_seconds" << YAML::Value
+        << format_double(c.until_stable.max_seconds) << YAML::Key << "max_repetitions" << YAML::Value
+        << c.until_stable.max_repetitions << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   out << YAML::Key << "verify" << YAML::Value << YAML::BeginMap;

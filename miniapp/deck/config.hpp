@@ -121,6 +121,19 @@ struct Config {
   int repetitions = 5;               ///< timed runs per kernel, >= 1
   std::vector<std::string> backend;  ///< empty: the build's default; one entry, or one per rank
   bool rotate_inputs = true;         ///< rotate input sets when A+B+C fit in the L2 (cuda)
+  /// A run whose coefficient of variation (stddev / mean of its timed
+  /// samples) is above this fraction is marked noisy (run.noise_threshold;
+  /// the deck takes 0.05 or "5%").
+  double noise_threshold = 0.05;
+  /// run.until_stable: repetitions go on past `repetitions` until the CV is
+  /// at most max_cv, max_seconds of timed repetitions have passed, or
+  /// max_repetitions were timed (core/stats.hpp, until_stable_step).
+  struct UntilStable {
+    bool enabled = false;            ///< off unless the deck gives run.until_stable
+    double max_cv = 0.02;            ///< fraction (0.02 = 2%)
+    double max_seconds = 60;         ///< > 0
+    long max_repetitions = 1000;     ///< >= run.repetitions; bounds the report's raw samples
+  } until_stable;
 
   // verify:
   bool verify = true;

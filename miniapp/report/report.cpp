@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <ctime>
@@ -20,11 +21,46 @@
 
 namespace mmapp {
 
-Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends) {
+namespace {
+/// Kokkos::print_configuration's "name: value" lines (trimmed; lines without
+/// a value, the section headings, are left out) and the architectures they
+/// name as enabled: KOKKOS_ARCH_* lines that say "yes" (Kokkos 3) and the
+/// values of "... architecture: X" lines other than "none" (Kokkos 4).
+void kokkos_configuration(Provenance& p) {
+  std::ostringstream text;
+  Kokkos::print_configuration(text, false);
+  std::istringstream lines(text.str());
+  const auto trim = [](std::string s) {
+    const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 2));
+    if (key.empty() || value.empty()) continue;
+    p.kokkos_configuration.emplace_back(key, value);
+    if (key.rfind("KOKKOS_ARCH_", 0) == 0 && value == "yes") p.kokkos_arch.push_back(key.substr(12));
+    const std::string tail = " architecture";
+    if (key.size() > tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0 && value != "none")
+      p.kokkos_arch.push_back(value);
+  }
+}
+}  // namespace
+
+Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends,
+                              const std::vector<std::string>& command_line) {
   Provenance p;
   p.mmapp_version = MMAPP_VERSION;
   p.git_hash = MMAPP_GIT_HASH;
   p.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+  p.compiler_id = MMAPP_CXX_COMPILER_ID;
+  p.compiler_version = MMAPP_CXX_COMPILER_VERSION;
+  p.compiler_path = MMAPP_CXX_COMPILER;
+  p.cxx_flags = MMAPP_CXX_FLAGS;
+  p.build_type = MMAPP_BUILD_TYPE;
+  p.command_line = command_line;
+  kokkos_configuration(p);
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -87,6 +123,11 @@ std::string verdict(const RunRecord& r) {
   return r.verify.passed ? "PASS" : "FAIL";
 }
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
+/// Only a run whose repetitions all ran has times (an abandoned or failed
+/// run's few samples are no measurement).
+bool timed_run(const RunRecord& r) { return r.status == RunStatus::ok && r.time.count > 0; }
+/// "1.2%", or "38.2% noisy" above the run's threshold.
+std::string cv_text(const RunRecord& r) { return pct(100 * r.time.cv) + (r.noisy ? " noisy" : ""); }
 
 /// A text table whose columns are as wide as their widest cell.
 struct TextTable {
@@ -156,15 +197,18 @@ void print_grid_ranks(std::ostream& os, const std::vector<RunRecord>& runs) {
 }  // namespace
 
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
-  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor",
+  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "CV", "GFLOP/s", "% vendor",
                "verify ms", "resid/bound", "check"},
-              {true, true, true, false, false, false, false, false, false, false, false, true},
+              {true, true, true, false, false, false, false, false, false, false, false, false, true},
               {}};
+  bool vendor_noisy = false;
   for (const auto& r : runs) {
-    const bool timed = r.time.median > 0;
+    const bool timed = timed_run(r);
+    vendor_noisy = vendor_noisy || (r.pct_of_vendor >= 0 && r.vendor_noisy);
     t.rows.push_back({r.kernel, r.shape.empty() ? "-" : r.shape, r.dtype, fmt::format("{}x{}x{}", r.m, r.n, r.k),
                       timed ? ms(r.time.min) : "-", timed ? ms(r.time.median) : "-", timed ? ms(r.time.max) : "-",
-                      timed ? fmt::format("{:.1f}", r.gflops) : "-", pct(r.pct_of_vendor),
+                      timed ? cv_text(r) : "-", timed ? fmt::format("{:.1f}", r.gflops) : "-",
+                      pct(r.pct_of_vendor) + (r.pct_of_vendor >= 0 && r.vendor_noisy ? "*" : ""),
                       r.verify.enabled && r.verify.checks > 0 ? ms(r.verify.seconds) : "-",
                       r.verify.enabled && r.verify.checks > 0 && r.status == RunStatus::ok
                           ? fmt::format("{:.2e}", r.verify.worst_ratio)
@@ -174,6 +218,9 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   os << "\n";
   t.print(os);
   if (runs.empty()) return;
+  if (vendor_noisy)
+    os << "*: the vendor's own run was noisy (its CV above the threshold): that % vendor compares with an unsteady "
+          "yardstick\n";
   if (const auto& v = runs.front().verify; v.enabled)
     os << fmt::format("verifier: {} (every timed repetition's C; resid/bound <= 1 passes)\n", v.verifier);
   const auto& first = runs.front();
@@ -203,7 +250,17 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
       os << fmt::format("{}{}{}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ", r.shape, r.imbalance);
   }
   for (const auto& r : runs) {
-    const std::string what = fmt::format("{} {} {} {}x{}x{}", r.kernel, r.shape, r.dtype, r.m, r.n, r.k);
+    const std::string what =
+        fmt::format("{} {}{}{} {}x{}x{}", r.kernel, r.shape, r.shape.empty() ? "" : " ", r.dtype, r.m, r.n, r.k);
+    if (timed_run(r) && r.noisy)
+      os << fmt::format("NOISY: {}: CV {} > {} over {} repetitions (min {} ms, median {} ms, max {} ms)\n", what,
+                        pct(100 * r.time.cv), pct(100 * r.noise_threshold), r.time.count, ms(r.time.min),
+                        ms(r.time.median), ms(r.time.max));
+    if (timed_run(r) && r.until_stable.enabled)
+      os << fmt::format("until_stable: {}: {} after {} repetitions, {:.3f} s (CV {}; max_cv {}, max_seconds {}, "
+                        "max_repetitions {})\n",
+                        what, r.until_stable.outcome, r.time.count, r.until_stable.seconds, pct(100 * r.time.cv),
+                        pct(100 * r.until_stable.max_cv), r.until_stable.max_seconds, r.until_stable.max_repetitions);
     if (r.status == RunStatus::error) os << fmt::format("KERNEL ERROR: {}: {}\n", what, r.error);
     if (r.status == RunStatus::abandoned) os << fmt::format("ABANDONED: {}: stopped by a signal\n", what);
     if (r.status == RunStatus::ok && r.verify.enabled && !r.verify.passed)
@@ -218,8 +275,21 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                         const Completion& done) {
   using nlohmann::json;
   const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  const auto bytes = [](double b) { return json(static_cast<std::int64_t>(std::llround(b))); };
   json j;
+  j["schema_version"] = kReportSchemaVersion;
   j["mmapp"] = {{"version", prov.mmapp_version}, {"git", prov.git_hash}};
+  json kconf = json::object();
+  for (const auto& [k, v] : prov.kokkos_configuration) kconf[k] = v;
+  j["build"] = {{"compiler", {{"id", prov.compiler_id}, {"version", prov.compiler_version}, {"path", prov.compiler_path}}},
+                {"cxx_flags", prov.cxx_flags},
+                {"build_type", prov.build_type},
+                {"kokkos",
+                 {{"version", prov.kokkos_version},
+                  {"execution_spaces", prov.execution_spaces},
+                  {"arch", prov.kokkos_arch},
+                  {"configuration", kconf}}}};
+  j["command_line"] = prov.command_line;
   j["complete"] = done.complete;
   j["stopped_by"] = done.stopped_by.empty() ? json(nullptr) : json(done.stopped_by);
   json ranks = json::array();
@@ -260,10 +330,24 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["warmup"] = r.warmup, rr["repetitions"] = r.repetitions, rr["input_sets"] = r.input_sets;
     rr["status"] = to_string(r.status);
     rr["error"] = r.error.empty() ? json(nullptr) : json(r.error);
-    rr["time_s"] = {{"min", r.time.min}, {"median", r.time.median}, {"max", r.time.max}};
+    if (timed_run(r)) {  // abandoned and failed runs carry no times
+      rr["time_s"] = {{"min", r.time.min},       {"median", r.time.median}, {"max", r.time.max},
+                      {"mean", r.time.mean},     {"stddev", r.time.stddev}, {"cv", r.time.cv},
+                      {"count", r.time.count},   {"samples", r.samples_s}};
+      rr["gflops"] = r.gflops;
+      rr["noise"] = {{"cv_threshold", r.noise_threshold}, {"noisy", r.noisy}};
+      const auto& u = r.until_stable;
+      rr["until_stable"] = u.enabled ? json{{"max_cv", u.max_cv},
+                                            {"max_seconds", u.max_seconds},
+                                            {"max_repetitions", u.max_repetitions},
+                                            {"outcome", u.outcome},
+                                            {"converged", u.outcome == "converged"},
+                                            {"seconds", u.seconds}}
+                                     : json(nullptr);
+    }
     rr["phases_s"] = r.phases_s;
-    rr["gflops"] = r.gflops;
     rr["pct_of_vendor"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.pct_of_vendor);
+    rr["vendor_noisy"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.vendor_noisy);
     rr["verify_enabled"] = r.verify.enabled;
     rr["verified"] = r.passed() && r.verify.enabled;
     const auto& v = r.verify;
@@ -318,11 +402,14 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                           {"device", prov.rank_devices.at(k.rank)},
                           {"rows", k.rows},
                           {"row0", k.row0},
-                          {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},
                           {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
-                          {"gflops", k.gflops},
                           {"phases_s", k.phases_s},
-                          {"memory_bytes", {{"device", k.device_bytes}, {"host", k.host_bytes}}}});
+                          {"memory_bytes", {{"device", bytes(k.device_bytes)}, {"host", bytes(k.host_bytes)}}}});
+      if (timed_run(r)) {
+        auto& e = per_rank.back();
+        e["kernel_s"] = {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}};
+        e["gflops"] = k.gflops;
+      }
       if (k.prow >= 0) {
         auto& e = per_rank.back();
         e["prow"] = k.prow, e["pcol"] = k.pcol, e["cols"] = k.cols, e["col0"] = k.col0;

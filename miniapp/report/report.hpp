@@ -8,6 +8,7 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mmapp {
@@ -27,19 +28,39 @@ struct Provenance {
   int ranks = 1, threads = 1;
   std::vector<std::string> rank_hosts, rank_devices, rank_backends;
   std::vector<int> rank_device_ids;
+  /// The build (core/version.hpp, from CMake): C++ compiler id, version and
+  /// path, its flags, the build type.
+  std::string compiler_id, compiler_version, compiler_path, cxx_flags, build_type;
+  /// Kokkos::print_configuration's "name: value" lines, in order (e.g.
+  /// {"KOKKOS_ENABLE_CUDA", "yes"}), and the architectures it names as
+  /// enabled (KOKKOS_ARCH_* lines that say yes, "... architecture: X" lines).
+  std::vector<std::pair<std::string, std::string>> kokkos_configuration;
+  std::vector<std::string> kokkos_arch;
+  std::vector<std::string> command_line;  ///< argv as given, argv[0] first
 };
 
-/// Collects provenance on rank 0 (collective: gathers every rank's placement).
-Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends);
+/// Collects provenance on rank 0 (collective: gathers every rank's
+/// placement); `command_line` is main's argv as given.
+Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends,
+                              const std::vector<std::string>& command_line = {});
+
+/// The report format's version (semantic; README "Report"): MAJOR when a
+/// field is removed or renamed or changes type or meaning, MINOR when one is
+/// added, PATCH for fixes to the documentation (docs/report.schema.json).
+inline constexpr const char* kReportSchemaVersion = "2.0.0";
 
 /// Prints the placement table (rank -> host -> device id -> device).
 void print_placement(std::ostream& os, const Provenance& p);
 
-/// Prints the results table: one row per run with min/median/max ms, GFLOP/s,
-/// % of vendor, verification time, the worst row's residual / bound
-/// and the verdict (PASS, FAIL, ERROR, ABANDONED, skipped); columns sized to
-/// their widest entry. Then, for multi-rank runs, the per-rank rows, the
-/// split, imbalance and communication times, and the reasons of failures.
+/// Prints the results table: one row per run with min/median/max ms, the
+/// coefficient of variation ("CV", with "noisy" above the run's threshold),
+/// GFLOP/s, % of vendor ("*" where the vendor's own run was noisy),
+/// verification time, the worst row's residual / bound and the verdict
+/// (PASS, FAIL, ERROR, ABANDONED, skipped); columns sized to their widest
+/// entry; runs that did not finish (error, abandoned) show no times. Then,
+/// for multi-rank runs, the per-rank rows, the split, imbalance and
+/// communication times; the noisy runs, run.until_stable's outcome and the
+/// reasons of failures.
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs);
 
 /// How a deck's runs ended, for the report's top level.

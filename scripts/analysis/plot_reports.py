@@ -23,9 +23,10 @@ are at least two non-square ones:
 and, when reports of the same problem at several rank counts are given:
   speedup_ranks.png             kernel throughput against ranks, relative to
                                 the lowest rank count, with the ideal line.
---table prints, per report, the `tile: auto` candidate timings and then one
-row per run (problem, kernel, shape, why that shape, GFLOP/s, % of the vendor
-kernel in the same run, verdict); a figure may be quoted only from a PASS row.
+--table is jobs/summarize.py --detail (the one table tool): the `tile: auto`
+candidate timings, then one row per run (kernel, shape, why that shape,
+problem, median, CV, GFLOP/s, % of the vendor kernel in the same run,
+verified); a figure may be quoted only from a verified, not noisy row.
 Peaks are in GFLOP/s (defaults: H200, FP32 66.9 TFLOP/s = 132 SMs x 128 lanes
 x 2 x 1.98 GHz; FP64 non-tensor 33.45 TFLOP/s = 132 x 64 x 2 x 1.98 GHz).
 """
@@ -80,33 +81,14 @@ def stamp(reports, width=100):
     return "\n".join(textwrap.wrap(text, width)) or text
 
 
-def table(reports):
-    """Text tables of every run (see the module docstring)."""
-    for r in reports:
-        prov = r["provenance"]
-        print(f"# {r['_path']}: {prov.get('device', '')}, {prov.get('date', '')[:10]}, "
-              f"mmapp {r['mmapp'].get('git', '')}, ranks {prov.get('ranks')}")
-        for run in r["runs"]:
-            if not run.get("autotune"):
-                continue
-            flop = 2.0 * run["m"] * run["n"] * run["k"]
-            cands = sorted((c for c in run["autotune"] if c["median_s"]), key=lambda c: c["median_s"])
-            print(f"## tile: auto, {run['dtype']} {run['m']}x{run['n']}x{run['k']}: "
-                  f"{len(cands)} candidates (median of 2, not verified; the chosen one is, below)")
-            for c in cands:
-                print(f"   {c['tile']:<44} {c['median_s'] * 1e3:10.3f} ms {flop / c['median_s'] / 1e9:10.1f} GFLOP/s"
-                      + ("  <- chosen" if c["chosen"] else ""))
-    print()
-    print("| dtype | m x n x k | kernel | shape | selection | GFLOP/s | % vendor | verdict |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in reports:
-        for run in r["runs"]:
-            sel = (run.get("selection") or "").replace("|", "/")
-            sel = sel if len(sel) <= 60 else sel[:57] + "..."
-            pct = run.get("pct_of_vendor")
-            verdict = "PASS" if run.get("verified") else ("ERROR" if run.get("status") != "ok" else "FAIL")
-            print(f"| {run['dtype']} | {run['m']}x{run['n']}x{run['k']} | {run['kernel']} | {run.get('tile') or ''} | "
-                  f"{sel} | {run['gflops']:.1f} | {'' if pct is None else f'{pct:.1f}'} | {verdict} |")
+def table(paths):
+    """--table: the project's one table tool, jobs/summarize.py --detail (every
+    run with its tile, selection, median, CV, GFLOP/s, % vendor and verdict,
+    and the `tile: auto` candidates). Returns its exit code."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "jobs"))
+    import summarize
+
+    return summarize.main(["--detail", *paths])
 
 
 def shape_plot(reports, out, prefix=""):
@@ -176,6 +158,8 @@ def load(paths):
         with open(p) as f:
             r = json.load(f)
         r["_path"] = p
+        # Only finished runs carry times and rates (schema 2.x: none for error or abandoned runs).
+        r["runs"] = [x for x in r["runs"] if x.get("status", "ok") == "ok" and x.get("gflops") is not None]
         reports.append(r)
     return reports
 
@@ -284,10 +268,9 @@ def main():
     ap.add_argument("--peak-fp64", type=float, default=33450.0)
     ap.add_argument("--label-peak", default="H200")
     args = ap.parse_args()
-    reports = load(args.reports)
     if args.table:
-        table(reports)
-        return 0
+        return table(args.reports)
+    reports = load(args.reports)
     if not args.out:
         ap.error("--out is required unless --table")
     need_matplotlib()

@@ -23,7 +23,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
   libopenblas-dev libopenblas-openmp-dev
   libscalapack-openmpi-dev
-  python3 python3-matplotlib
+  python3 python3-matplotlib python3-jsonschema
 )
 for arg in "$@"; do
   case "$arg" in

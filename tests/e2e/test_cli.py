@@ -38,14 +38,124 @@ run: {warmup: 1, repetitions: 3}
 """
 
 
+def table_rows(out):
+    """The results table of mmapp's stdout: a list of {header: cell} per row."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("kernel ") and " CV " in line)
+    head = lines[start]
+    # Columns are separated by two spaces or more; headers hold single spaces.
+    names = [h for h in head.split("  ") if h.strip()]
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        cells = [c.strip() for c in line.split("  ") if c.strip()]
+        if len(cells) != len(names):  # "tiled /6x8 goto": single spaces inside a cell are kept
+            break
+        rows.append(dict(zip([n.strip() for n in names], cells)))
+    return rows
+
+
+def check_table_against_report(out, runs):
+    """The table shows every run's median (ms) and CV (%, "noisy" above the
+    threshold), and % vendor with "*" where the vendor's run was noisy, as the report says."""
+    rows = table_rows(out)
+    assert len(rows) == len(runs), (len(rows), len(runs), out)
+    for row, run in zip(rows, runs):
+        assert row["kernel"] == run["kernel"] and row["dtype"] == run["dtype"], (row, run["kernel"])
+        if run["status"] != "ok":
+            assert row["median ms"] == "-" and row["CV"] == "-", row
+            continue
+        assert row["median ms"] == f"{run['time_s']['median'] * 1e3:.3f}", (row, run["time_s"])
+        cv = f"{run['time_s']['cv'] * 100:.1f}%"
+        assert row["CV"] == (cv + " noisy" if run["noise"]["noisy"] else cv), (row, run["time_s"], run["noise"])
+        if run["pct_of_vendor"] is not None:
+            assert row["% vendor"].endswith("*") == run["vendor_noisy"], (row, run["vendor_noisy"])
+
+
+def check_statistics(run, repetitions):
+    """time_s's statistics recomputed from its raw samples (Python's statistics module)."""
+    import statistics
+    t = run["time_s"]
+    x = t["samples"]
+    assert t["count"] == len(x) and len(x) >= repetitions, (t, repetitions)
+    assert t["min"] == min(x) and t["max"] == max(x) and abs(t["median"] - statistics.median(x)) <= 1e-15
+    assert abs(t["mean"] - statistics.fmean(x)) <= 1e-12 * t["mean"]
+    sd = statistics.stdev(x) if len(x) > 1 else 0.0
+    assert abs(t["stddev"] - sd) <= 1e-9 * max(sd, 1e-12), (t["stddev"], sd)
+    assert abs(t["cv"] - sd / t["mean"]) <= 1e-9 * max(sd / t["mean"], 1e-12)
+    assert run["noise"]["noisy"] == (t["cv"] > run["noise"]["cv_threshold"]), run["noise"]
+    assert abs(run["gflops"] - 2e-9 * run["m"] * run["n"] * run["k"] / t["median"]) <= 1e-9 * run["gflops"]
+
+
+def test_noise_threshold_and_until_stable(tmp):
+    """run.noise_threshold marks runs (table, NOISY lines, JSON); vendor_noisy
+    follows the vendor run; run.until_stable times at least the deck's
+    repetitions and stops on time (an unreachable CV) or on CV (any CV)."""
+    d = deck(tmp, """
+        problem: {n: 48, dtype: [float, double]}
+        kernels: [naive, vendor]
+        run: {warmup: 1, repetitions: 3}
+        """)
+    for threshold in ("0.0001%", "1"):
+        rep = os.path.join(tmp, "noise.json")
+        code, out, err = mmapp(d, "--report", rep, "--set", f"run.noise_threshold={threshold}")
+        assert code == 0, (code, out, err)
+        runs = json.load(open(rep))["runs"]
+        check_table_against_report(out, runs)
+        for run in runs:
+            check_statistics(run, 3)
+            assert run["until_stable"] is None
+            vendor = next(v for v in runs if v["kernel"] == "vendor" and v["dtype"] == run["dtype"])
+            assert run["vendor_noisy"] == vendor["noise"]["noisy"]
+            assert ("NOISY: " + run["kernel"] + " " + run["dtype"] in out) == run["noise"]["noisy"], out
+        if threshold == "0.0001%":  # no two timings agree to a part in a million: all noisy
+            assert all(run["noise"]["noisy"] for run in runs), [r["time_s"]["cv"] for r in runs]
+            assert "*: the vendor's own run was noisy" in out
+    rep = os.path.join(tmp, "stable.json")
+    code, out, err = mmapp(d, "--report", rep, "--set", "run.until_stable={max_cv: 1.0e-9, max_seconds: 0.2}")
+    assert code == 0, (code, out, err)
+    for run in json.load(open(rep))["runs"]:
+        u = run["until_stable"]
+        check_statistics(run, 3)
+        assert u["max_cv"] == 1e-9 and u["max_seconds"] == 0.2 and u["converged"] is False, u
+        assert u["outcome"] in ("timed_out", "capped") and (u["outcome"] != "timed_out" or u["seconds"] >= 0.2), u
+        assert run["verification"]["checks"] == run["time_s"]["count"]  # every repetition verified
+        assert f"until_stable: {run['kernel']} {run['dtype']}" in out and u["outcome"] in out
+    code, out, err = mmapp(d, "--report", rep, "--set", "run.until_stable={max_cv: 100%, max_seconds: 30}")
+    assert code == 0, (code, out, err)
+    for run in json.load(open(rep))["runs"]:
+        u, t = run["until_stable"], run["time_s"]
+        check_statistics(run, 3)
+        assert u["converged"] == (u["outcome"] == "converged"), u
+        if u["converged"]:
+            assert t["cv"] <= 1.0
+            # It stopped at the first repetition whose samples converged.
+            assert t["count"] == 3 or statistics_cv(t["samples"][:-1]) > 1.0, t
+        else:
+            assert u["outcome"] == "timed_out" and u["seconds"] >= 30, u
+
+
+def statistics_cv(x):
+    import statistics
+    return statistics.stdev(x) / statistics.fmean(x) if len(x) > 1 else 0.0
+
+
 def test_small_deck_table_and_report(tmp):
     rep = os.path.join(tmp, "r.json")
     code, out, err = mmapp(deck(tmp, SMALL), "--report", rep)
     assert code == 0, (code, out, err)
-    for word in ("kernel", "median ms", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "vendor", "PASS"):
+    for word in ("kernel", "median ms", "CV", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "vendor", "PASS"):
         assert word in out, word
     assert "rank" in out and "device name" in out
     r = json.load(open(rep))
+    assert r["schema_version"].startswith("2.")
+    assert r["build"]["compiler"]["id"] and r["build"]["compiler"]["version"] and r["build"]["build_type"]
+    assert r["build"]["kokkos"]["version"] == r["provenance"]["kokkos_version"]
+    assert r["build"]["kokkos"]["configuration"] and r["build"]["kokkos"]["execution_spaces"]
+    assert r["command_line"][1:] == [os.path.join(tmp, "deck.yaml"), "--report", rep, "--set",
+                                     "parallel.share_devices=true"], r["command_line"]
+    check_table_against_report(out, r["runs"])
     assert r["mmapp"]["version"] and r["mmapp"]["git"]
     for key in ("kokkos_version", "backend", "device", "threads", "ranks", "execution_spaces"):
         assert key in r["provenance"], key
@@ -69,6 +179,7 @@ def test_small_deck_table_and_report(tmp):
         assert (run["m"], run["n"], run["k"]) == (67, 45, 33)
         assert run["verified"] is True
         assert run["time_s"]["min"] <= run["time_s"]["median"] <= run["time_s"]["max"]
+        check_statistics(run, 3)
         assert run["gflops"] > 0
         assert run["checksum"].startswith("0x") and len(run["checksum"]) == 18
         for phase in ("allocation", "fill", "host_to_device", "kernel", "device_to_host"):
@@ -303,6 +414,12 @@ def test_sigterm_mid_sweep_writes_partial_report(tmp):
         assert all(r["status"] == "ok" and r["verified"] for r in runs[:-1])
         assert runs[-1]["status"] in ("ok", "abandoned")
         assert all(not r["verified"] for r in runs if r["status"] == "abandoned")
+        for r in runs:  # an abandoned run has no times, rates or statistics
+            if r["status"] != "ok":
+                for key in ("time_s", "gflops", "noise", "until_stable"):
+                    assert key not in r, (key, r)
+                assert all("kernel_s" not in x and "gflops" not in x for x in r["ranks"]), r["ranks"]
+                assert "kernel" not in r["phases_s"] and all("kernel" not in x["phases_s"] for x in r["ranks"]), r
         if target == "rank":  # a signalled launcher may die before relaying the ranks' output
             assert f"stopped by {rep['stopped_by']}" in out, out
 
