@@ -6,7 +6,8 @@
 //                   [--report FILE] [--kokkos-threads=N ...]
 // Exit codes: 0 all runs verified; 1 a verification failed or a kernel
 // failed; 2 bad input, an unusable report path or a problem that does not fit
-// (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
+// (nothing computed); 3 an unexpected error, or the report's last write
+// failed (README "Report"); 4 stopped by SIGTERM/SIGINT (the
 // partial report, "complete": false, is written).
 #include "deck/config.hpp"
 #include "driver/driver.hpp"

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -223,6 +224,42 @@ TEST_CASE("the up-front check refuses a directory it cannot write or create", "[
     CHECK(contains(why2, "cannot be created"));
     CHECK(listing(d / "ro").empty());
   }
+}
+
+TEST_CASE("the up-front check refuses another user's file in a sticky directory", "[report_file]") {
+  if (::geteuid() != 0) {
+    WARN("not root: cannot make a file of another user; the sticky-directory case is skipped");
+    return;
+  }
+  TempDir d;
+  const std::string sticky = d / "sticky", r = sticky + "/r.json";
+  REQUIRE(::chmod(d.path.c_str(), 0755) == 0);  // mkdtemp's 0700 would stop the other user before
+  fs::create_directory(sticky);
+  REQUIRE(::chmod(sticky.c_str(), 01777) == 0);
+  spit(r, "theirs");
+  REQUIRE(::chown(r.c_str(), 65534, 65534) == 0);
+  CHECK(check_report_target(r, "--report") == "");  // root may replace it
+  // A third user (neither the file's nor the directory's owner) may not.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    std::string why = "setuid failed";
+    if (::setgid(65533) == 0 && ::setuid(65533) == 0) why = check_report_target(r, "--report");
+    (void)!::write(fds[1], why.data(), why.size());
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string why;
+  char buf[512];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) why.append(buf, size_t(n));
+  ::close(fds[0]);
+  ::waitpid(child, nullptr, 0);
+  INFO(why);
+  CHECK(contains(why, "belongs to another user (uid 65534) in the sticky directory"));
+  CHECK(slurp(r) == "theirs");
 }
 
 TEST_CASE("replace_file_atomically: the content, a new file's mode from the umask, an old file's mode kept",

@@ -170,6 +170,7 @@ std::string check_report_target(const std::string& path, const std::string& what
   } else if (errno != ENOENT && errno != ENOTDIR) {
     return shown + ": cannot be examined: " + errno_text(errno);
   }
+  const bool exists = S_ISREG(st.st_mode);
 
   // The directory: created when missing (mkdir -p), then a trial file in it.
   struct stat dst{};
@@ -181,6 +182,12 @@ std::string check_report_target(const std::string& path, const std::string& what
              (ec ? ec.message() : errno_text(errno));
   }
   if (!S_ISDIR(dst.st_mode)) return shown + ": '" + escape_invalid_utf8(dir) + "' is not a directory";
+  // In a sticky directory (/tmp), only the owner of a file (or of the
+  // directory) may rename over it (rename(2), EPERM).
+  const uid_t me = ::geteuid();
+  if (exists && (dst.st_mode & S_ISVTX) && me != 0 && st.st_uid != me && dst.st_uid != me)
+    return shown + ": belongs to another user (uid " + std::to_string(st.st_uid) + ") in the sticky directory '" +
+           escape_invalid_utf8(dir) + "', where only its owner may replace it";
   if (const size_t most = name_max(dir); base.size() > most)
     return shown + ": the file name is " + std::to_string(base.size()) + " bytes, longer than the " +
            std::to_string(most) + " its file system allows";
