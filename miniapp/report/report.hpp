@@ -71,7 +71,11 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
 /// case in flight (the last cfg.kernels.size() records: the driver updates
 /// their percent of the vendor when the vendor runs, and only theirs) are
 /// serialised again on each rewrite. The last write (finish) serialises
-/// everything afresh. Keeps copies of `cfg` and `prov`.
+/// everything afresh. Keeps copies of `cfg` and `prov`. This needs the JSON's
+/// top level to depend on the runs only through its "runs" array, and a run's
+/// entry only on its own record (the header is built with no runs, each
+/// entry alone); the test "the incremental report equals the whole report"
+/// ([report_file]) holds the rewrites byte for byte to json_report.
 class ReportWriter {
  public:
   /// `path`: the report file (checked up front by check_report_target);
