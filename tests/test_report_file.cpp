@@ -51,7 +51,8 @@ struct TempDir {
   ~TempDir() {
     std::error_code ec;
     for (const auto& e : fs::recursive_directory_iterator(path, ec))  // read-only folders of a test
-      if (e.is_directory(ec) && !e.is_symlink(ec)) fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
+      if (e.is_directory(ec) && !e.is_symlink(ec))
+        fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
     fs::remove_all(path, ec);
   }
   std::string operator/(const std::string& name) const { return path + "/" + name; }
@@ -77,12 +78,14 @@ void spit(const std::string& path, const std::string& text) {
 }
 
 mode_t mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::lstat(path.c_str(), &st) == 0);
   return st.st_mode & 07777;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 /// Sets the umask for a scope.
 struct Umask {
@@ -95,18 +98,18 @@ struct Umask {
 
 TEST_CASE("escape_invalid_utf8 keeps valid UTF-8 and escapes every invalid byte", "[report_file]") {
   using mmapp::escape_invalid_utf8;
-  for (const std::string ok : std::vector<std::string>{"", "r.json", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xEF\xBF\xBF",
-                               "\xF4\x8F\xBF\xBF", std::string("a\0b", 3)}) {
+  for (const std::string ok : std::vector<std::string>{"", "r.json", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                                       "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", std::string("a\0b", 3)}) {
     CHECK(mmapp::is_valid_utf8(ok));
     CHECK(escape_invalid_utf8(ok) == ok);
   }
-  CHECK(escape_invalid_utf8("d\xFF\xFE.yaml") == "d\\xFF\\xFE.yaml");
-  CHECK(escape_invalid_utf8("\xC0\x80") == "\\xC0\\x80");                   // overlong NUL
-  CHECK(escape_invalid_utf8("\xE0\x80\xAF") == "\\xE0\\x80\\xAF");          // overlong '/'
-  CHECK(escape_invalid_utf8("\xED\xA0\x80") == "\\xED\\xA0\\x80");          // a UTF-16 surrogate
-  CHECK(escape_invalid_utf8("\xF4\x90\x80\x80") == "\\xF4\\x90\\x80\\x80");  // above U+10FFFF
-  CHECK(escape_invalid_utf8("x\xE2\x82") == "x\\xE2\\x82");                  // cut short
-  CHECK(escape_invalid_utf8("\x80\xC3\xA9") == "\\x80\xC3\xA9");            // resynchronises
+  CHECK(escape_invalid_utf8("d\xFF\xFE.yaml") == "d\\xff\\xfe.yaml");
+  CHECK(escape_invalid_utf8("\xC0\x80") == "\\xc0\\x80");                    // overlong NUL
+  CHECK(escape_invalid_utf8("\xE0\x80\xAF") == "\\xe0\\x80\\xaf");           // overlong '/'
+  CHECK(escape_invalid_utf8("\xED\xA0\x80") == "\\xed\\xa0\\x80");           // a UTF-16 surrogate
+  CHECK(escape_invalid_utf8("\xF4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+  CHECK(escape_invalid_utf8("x\xE2\x82") == "x\\xe2\\x82");                  // cut short
+  CHECK(escape_invalid_utf8("\x80\xC3\xA9") == "\\x80\xC3\xA9");             // resynchronises
 
   // Against an independent validator (nlohmann::json's, which throws
   // type_error 316 on what it rejects): random byte strings.
@@ -159,11 +162,12 @@ TEST_CASE("the up-front check refuses what is no regular file and touches nothin
                                 {d / "devlink.json", "symbolic link to a character device"},
                                 {d / "victim.txt/r.json", "is not a directory"},
                                 {d / std::string(256, 'n'), "longer than the 255"},
-                                {d.path + "/" + [] {
-                                   std::string deep;  // short names, 4,800 bytes in all
-                                   for (int i = 0; i < 1200; ++i) deep += "abc/";
-                                   return deep + "r.json";
-                                 }(),
+                                {d.path + "/" +
+                                     [] {
+                                       std::string deep;  // short names, 4,800 bytes in all
+                                       for (int i = 0; i < 1200; ++i) deep += "abc/";
+                                       return deep + "r.json";
+                                     }(),
                                  "the path is"}};
   for (const auto& c : cases) {
     INFO(c.path);
@@ -179,7 +183,8 @@ TEST_CASE("the up-front check refuses what is no regular file and touches nothin
 
 TEST_CASE("the up-front check refuses devices and leaves them as they were", "[report_file]") {
   for (const char* dev : {"/dev/null", "/dev/full", "/dev/zero"}) {
-    struct stat a{}, b{};
+    struct stat a {
+    }, b{};
     if (::lstat(dev, &a) != 0) continue;
     INFO(dev);
     CHECK(contains(check_report_target(dev, "--report"), "is a character device, not a regular file"));
@@ -297,7 +302,8 @@ TEST_CASE("replace_file_atomically never follows a link at the temporary names",
   spit(d / "victim.txt", "victim\n");
   const std::string r = d / "r.json";
   // Links at the old fixed name and at the names the writer draws.
-  for (const char* name : {"r.json.partial", "r.json.tmp", ".r.json.tmp", ".r.json.aaaaaaaa.tmp", ".r.json.bbbbbbbb.tmp"})
+  for (const char* name :
+       {"r.json.partial", "r.json.tmp", ".r.json.tmp", ".r.json.aaaaaaaa.tmp", ".r.json.bbbbbbbb.tmp"})
     fs::create_symlink("victim.txt", d / name);
   const auto links = listing(d.path);
   mmapp::FileOps ops;
@@ -471,7 +477,8 @@ TEST_CASE("the incremental report equals the whole report, at a cost linear in t
     for (const char* k : {"naive", "tiled", "vendor"}) {
       runs.push_back(record(int(runs.size()), k));
       if (std::string(k) == "vendor")  // as the driver does: the case's earlier runs get their percent
-        for (size_t j = first; j < runs.size(); ++j) runs[j].pct_of_vendor = 100.0 * runs[j].gflops / runs.back().gflops;
+        for (size_t j = first; j < runs.size(); ++j)
+          runs[j].pct_of_vendor = 100.0 * runs[j].gflops / runs.back().gflops;
       w.update(runs);
       REQUIRE(slurp(r) == mmapp::json_report(cfg, prov, runs, {false, ""}));
     }
@@ -488,8 +495,8 @@ TEST_CASE("the incremental report equals the whole report, at a cost linear in t
   const auto j = nlohmann::json::parse(text);
   CHECK(j["complete"] == true);
   CHECK(j["runs"].size() == runs.size());
-  CHECK(j["deck"]["path"] == "decks/d\\xFF\\xFE.yaml");
-  CHECK(contains(j["deck"]["resolved_yaml"].get<std::string>(), "r\\xC0.json"));
+  CHECK(j["deck"]["path"] == "decks/d\\xff\\xfe.yaml");
+  CHECK(contains(j["deck"]["resolved_yaml"].get<std::string>(), "r\\xc0.json"));
   CHECK(j["runs"][2]["pct_of_vendor"] == 100.0);
   CHECK(listing(d.path) == std::set<std::string>{"r.json"});
 

@@ -59,7 +59,7 @@ void write_json_report(const std::string& path, const Config& cfg, const Provena
 
 /// The JSON text of the report (what write_json_report writes). Every string
 /// in it (paths, the deck, names) is rendered UTF-8-safe: invalid bytes
-/// become `\xHH` (escape_invalid_utf8), so it never throws on them.
+/// become `\xhh` (escape_invalid_utf8), so it never throws on them.
 std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
                         const Completion& done);
 

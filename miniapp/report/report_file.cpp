@@ -46,7 +46,9 @@ SplitPath split_path(const std::string& path) {
   return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
 }
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 
 /// The file system's longest name in `dir` (NAME_MAX when it does not say).
 size_t name_max(const std::string& dir) {
@@ -126,7 +128,7 @@ bool is_valid_utf8(std::string_view text) {
 
 std::string escape_invalid_utf8(std::string_view text) {
   if (is_valid_utf8(text)) return std::string(text);
-  static const char hex[] = "0123456789ABCDEF";
+  static const char hex[] = "0123456789abcdef";
   std::string out;
   out.reserve(text.size() + 16);
   for (size_t i = 0; i < text.size();) {
@@ -147,8 +149,7 @@ std::string check_report_target(const std::string& path, const std::string& what
   if (path.empty()) return "";
   const std::string shown = what + " '" + escape_invalid_utf8(path) + "'";
   const auto [dir, base] = split_path(path);
-  if (base.empty() || base == "." || base == "..")
-    return shown + ": names a directory; give the path of a file";
+  if (base.empty() || base == "." || base == "..") return shown + ": names a directory; give the path of a file";
   if (base.size() > NAME_MAX)
     return shown + ": the file name is " + std::to_string(base.size()) + " bytes, longer than the " +
            std::to_string(NAME_MAX) + " a file name may have";
@@ -156,14 +157,16 @@ std::string check_report_target(const std::string& path, const std::string& what
     return shown + ": the path is " + std::to_string(path.size()) + " bytes, longer than the " +
            std::to_string(PATH_MAX - 1) + " a path may have";
 
-  struct stat st{};
+  struct stat st {};
   if (::lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
-      struct stat to{};
+      struct stat to {};
       if (::stat(path.c_str(), &to) == 0 && !S_ISREG(to.st_mode))
-        return shown + ": is a symbolic link to " + kind_of(to.st_mode) + ", not a regular file; give the path of a file";
-      return shown + ": is a symbolic link; give the path of the file itself (the report replaces its file by "
-                     "renaming and does not write through links)";
+        return shown + ": is a symbolic link to " + kind_of(to.st_mode) +
+               ", not a regular file; give the path of a file";
+      return shown +
+             ": is a symbolic link; give the path of the file itself (the report replaces its file by "
+             "renaming and does not write through links)";
     }
     if (!S_ISREG(st.st_mode))
       return shown + ": is " + kind_of(st.st_mode) + ", not a regular file; give the path of a file";
@@ -173,13 +176,13 @@ std::string check_report_target(const std::string& path, const std::string& what
   const bool exists = S_ISREG(st.st_mode);
 
   // The directory: created when missing (mkdir -p), then a trial file in it.
-  struct stat dst{};
+  struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || ::stat(dir.c_str(), &dst) != 0)
-      return shown + ": its directory '" + escape_invalid_utf8(dir) + "' does not exist and cannot be created: " +
-             (ec ? ec.message() : errno_text(errno));
+      return shown + ": its directory '" + escape_invalid_utf8(dir) +
+             "' does not exist and cannot be created: " + (ec ? ec.message() : errno_text(errno));
   }
   if (!S_ISDIR(dst.st_mode)) return shown + ": '" + escape_invalid_utf8(dir) + "' is not a directory";
   // In a sticky directory (/tmp), only the owner of a file (or of the
@@ -193,8 +196,8 @@ std::string check_report_target(const std::string& path, const std::string& what
            std::to_string(most) + " its file system allows";
   TempFile trial;
   if (!create_temp(dir, base, {}, trial))
-    return shown + ": its directory '" + escape_invalid_utf8(dir) + "' is not writable: cannot create a file there: " +
-           errno_text(errno);
+    return shown + ": its directory '" + escape_invalid_utf8(dir) +
+           "' is not writable: cannot create a file there: " + errno_text(errno);
   return "";  // trial's destructor removes the file
 }
 
@@ -205,7 +208,7 @@ void replace_file_atomically(const std::string& path, std::string_view text, con
     throw std::runtime_error(shown + ": " + step + ": " + errno_text(err) + "; the report there is left as it was");
   };
   const auto [dir, base] = split_path(path);
-  struct stat st{};
+  struct stat st {};
   bool existed = false;
   if (::lstat(path.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
@@ -248,8 +251,8 @@ void replace_file_atomically(const std::string& path, std::string_view text, con
     const int err = errno;
     ::close(dfd);
     if (rc != 0 && err != EINVAL && err != ENOTSUP)
-      throw std::runtime_error(shown + ": the report was renamed into place but its directory could not be synced: " +
-                               errno_text(err));
+      throw std::runtime_error(
+          shown + ": the report was renamed into place but its directory could not be synced: " + errno_text(err));
   }
 }
 

@@ -24,9 +24,11 @@ namespace mmapp {
 
 /// `text` with every byte that is not part of a valid UTF-8 sequence (RFC
 /// 3629: no overlong forms, no surrogates, nothing above U+10FFFF) written
-/// as the four characters `\xHH` (uppercase hex); valid text is returned
-/// unchanged. Never throws (but std::bad_alloc). This is the rendering of
-/// file names and other byte strings in the JSON report and in messages.
+/// as the four characters `\xhh` (lowercase hex); valid text is returned
+/// unchanged: the same text as Python's bytes.decode("utf-8",
+/// "backslashreplace"). Never throws (but std::bad_alloc). This is the
+/// rendering of file names and other byte strings in the JSON report and in
+/// messages.
 std::string escape_invalid_utf8(std::string_view text);
 
 /// True when `text` is valid UTF-8 in the sense of escape_invalid_utf8.
