@@ -6,7 +6,8 @@
 //                   [--report FILE] [--kokkos-threads=N ...]
 // Exit codes: 0 all runs verified; 1 a verification failed or a kernel
 // failed; 2 bad input, an unusable report path or a problem that does not fit
-// (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
+// (nothing computed); 3 an unexpected error, or the report's last write
+// failed (README "Report"); 4 stopped by SIGTERM/SIGINT (the
 // partial report, "complete": false, is written).
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
@@ -14,6 +15,7 @@
 #include "kernels/vendor/host_blas.hpp"
 #include "parallel/parallel_env.hpp"
 #include "report/report.hpp"
+#include "report/report_file.hpp"
 #include "core/signals.hpp"
 #include "core/version.hpp"
 
@@ -103,6 +105,12 @@ std::unique_ptr<Kokkos::ScopeGuard> start_kokkos(const char* argv0, const std::v
   return std::make_unique<Kokkos::ScopeGuard>(kargc, kargv.data());
 }
 
+/// Where the report's path came from, for messages: "--report", or the
+/// deck's output.report.
+std::string report_what(const Options& opt, const mmapp::Config& cfg) {
+  return opt.report.empty() ? mmapp::escape_invalid_utf8(cfg.deck_path) + ": output.report" : "--report";
+}
+
 /// One progress line on stderr (rank 0) after each finished run.
 void print_progress(const mmapp::RunRecord& r, int done, int total, double elapsed) {
   const double left = done > 0 ? elapsed / done * (total - done) : 0;
@@ -116,22 +124,31 @@ void print_progress(const mmapp::RunRecord& r, int done, int total, double elaps
 }
 
 /// Runs the deck, prints the table and writes the report (rank 0); returns
-/// the exit code, the same on every rank. Collective.
+/// the exit code, the same on every rank. Collective. `report_what` names
+/// where the report path came from ("--report" or "DECK: output.report").
 int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
-                   const std::vector<std::string>& backends, const mmapp::Provenance& prov) {
+                   const std::vector<std::string>& backends, const mmapp::Provenance& prov,
+                   const std::string& report_what) {
   const bool root = place.rank == 0;
   mmapp::DriverHooks hooks;
   hooks.progress = print_progress;
   // Rank 0 keeps every finished run and rewrites the report after each one
-  // ("complete": false), so a job killed later still leaves its results.
+  // ("complete": false), so a job killed later still leaves its results. A
+  // failed rewrite is a warning (the first one, then a count at the end): the
+  // file keeps its last complete version and the next run tries again.
   std::vector<mmapp::RunRecord> finished;
+  std::unique_ptr<mmapp::ReportWriter> writer;
+  if (root && !cfg.report_path.empty())
+    writer = std::make_unique<mmapp::ReportWriter>(cfg.report_path, report_what, cfg, prov);
+  int failed_rewrites = 0;
   hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
     finished = so_far;
-    if (cfg.report_path.empty()) return;
+    if (!writer) return;
     try {
-      mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, ""});
+      writer->update(finished);
     } catch (const std::exception& e) {
-      std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
+      if (failed_rewrites++ == 0)
+        std::cerr << "mmapp: warning: " << e.what() << " (the run goes on; the report is tried again after each run)\n";
     }
   };
   std::vector<mmapp::RunRecord> runs;
@@ -150,13 +167,17 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
     if (stopped_by)
       std::cout << "stopped by " << mmapp::signal_name(stopped_by) << " after " << runs.size()
                 << " run(s); the report is partial (\"complete\": false)\n";
-    if (!cfg.report_path.empty()) {
+    if (writer) {
+      // The last write fails: exit 3, whatever the runs' verdict, and the file
+      // keeps its last complete version ("complete": false) or stays absent.
       try {
-        mmapp::write_json_report(cfg.report_path, cfg, prov, runs,
-                                 {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
-        std::cout << "report written to " << cfg.report_path << "\n";
+        writer->finish(runs, {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
+        std::cout << "report written to " << mmapp::escape_invalid_utf8(cfg.report_path) << "\n";
+        if (failed_rewrites)
+          std::cerr << "mmapp: note: " << failed_rewrites << " of the report's rewrites during the run failed; the "
+                    << "last one succeeded\n";
       } catch (const std::exception& e) {
-        std::cerr << "mmapp: error: " << e.what() << "\n";
+        std::cerr << "mmapp: error: " << e.what() << " (the report is not complete; the table above is)\n";
         code = 3;
       }
     }
@@ -198,7 +219,7 @@ int main(int argc, char* argv[]) {
     }
     // The report's path, before anything is computed: a long sweep must not
     // find out at its end that it cannot write (rank 0 writes it).
-    if (root && !opt.kokkos_info) input_error = mmapp::check_report_path(cfg.report_path);
+    if (root && !opt.kokkos_info) input_error = mmapp::check_report_target(cfg.report_path, report_what(opt, cfg));
   } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
     input_error = e.what();
   }
@@ -223,7 +244,7 @@ int main(int argc, char* argv[]) {
       return 0;
     }
     if (root) std::cout << "deck " << cfg.deck_path << "\n" << std::flush;
-    code = run_and_report(cfg, place, backends, prov);
+    code = run_and_report(cfg, place, backends, prov, report_what(opt, cfg));
   } catch (const mmapp::RunError& e) {
     code = fail(e.what(), e.exit_code);
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 // report.cpp — implementation of report.hpp (see there for the contracts).
 #include "report/report.hpp"
+#include "report/report_file.hpp"
 
 #include "core/exec_spaces.hpp"
 #include "kernels/vendor/host_blas.hpp"
@@ -9,14 +10,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <ctime>
-#include <fstream>
 #include <sstream>
 
 namespace mmapp {
@@ -271,8 +270,10 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   }
 }
 
-std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
-                        const Completion& done) {
+namespace {
+/// The report as a JSON value (json_report renders it).
+nlohmann::json report_json(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                           const Completion& done) {
   using nlohmann::json;
   const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   const auto bytes = [](double b) { return json(static_cast<std::int64_t>(std::llround(b))); };
@@ -419,39 +420,102 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     jr.push_back(rr);
   }
   j["runs"] = jr;
-  return j.dump(2) + "\n";
+  return j;
+}
+}  // namespace
+
+namespace {
+/// Escapes invalid UTF-8 in every string and key of `j` (escape_invalid_utf8),
+/// so that dumping it cannot throw json's type_error 316.
+void make_utf8_safe(nlohmann::json& j) {
+  if (j.is_string()) {
+    auto& s = j.get_ref<std::string&>();
+    if (!is_valid_utf8(s)) s = escape_invalid_utf8(s);
+  } else if (j.is_array()) {
+    for (auto& e : j) make_utf8_safe(e);
+  } else if (j.is_object()) {
+    bool bad_key = false;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      make_utf8_safe(it.value());
+      bad_key |= !is_valid_utf8(it.key());
+    }
+    if (bad_key) {
+      nlohmann::json o = nlohmann::json::object();
+      for (auto it = j.begin(); it != j.end(); ++it) o[escape_invalid_utf8(it.key())] = std::move(it.value());
+      j = std::move(o);
+    }
+  }
 }
 
-std::string check_report_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (path.empty()) return "";
-  if (fs::is_directory(path, ec)) return "output.report: '" + path + "' is a directory; give a file path";
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir, ec))
-    return "output.report: the directory of '" + path + "' (" + dir.string() + ") does not exist";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    return "output.report: the directory of '" + path + "' (" + dir.string() + ") is not writable";
-  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0 && !fs::is_symlink(path, ec))
-    return "output.report: '" + path + "' exists and is not writable";
-  return "";
+std::string dump_safe(nlohmann::json j) {
+  make_utf8_safe(j);
+  return j.dump(2);
+}
+
+/// The top-level key line of the runs' array in a report dumped with indent
+/// 2 and no runs: raw newlines occur in the dump only between values (in
+/// strings they are escaped), and only top-level keys are indented by two
+/// spaces, so this text occurs exactly once.
+constexpr std::string_view kEmptyRuns = "\n  \"runs\": []";
+}  // namespace
+
+std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                        const Completion& done) {
+  return dump_safe(report_json(cfg, prov, runs, done)) + "\n";
 }
 
 void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
-                       const std::vector<RunRecord>& runs, const Completion& done) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw std::runtime_error(path + ": cannot write report (does the directory exist?)");
-    f << json_report(cfg, prov, runs, done);
-    f.flush();
-    if (!f) throw std::runtime_error(path + ": error while writing report");
+                       const std::vector<RunRecord>& runs, const Completion& done, const std::string& what) {
+  replace_file_atomically(path, json_report(cfg, prov, runs, done), what);
+}
+
+ReportWriter::ReportWriter(std::string path, std::string what, const Config& cfg, const Provenance& prov)
+    : path_(std::move(path)), what_(std::move(what)), cfg_(cfg), prov_(prov) {
+  const std::string text = json_report(cfg_, prov_, {}, {false, ""});
+  const size_t at = text.find(kEmptyRuns);
+  if (at == std::string::npos || text.find(kEmptyRuns, at + 1) != std::string::npos)
+    throw std::logic_error("report: the runs' array is not a single top-level key");
+  const size_t open = at + kEmptyRuns.size() - 2;  // at the '['
+  head_ = text.substr(0, open);
+  tail_ = text.substr(open + 2);
+}
+
+void ReportWriter::update(const std::vector<RunRecord>& runs) {
+  // Runs before the case in flight are final; those of the case in flight
+  // are serialised again (their percent of the vendor may still change).
+  const size_t in_flight = std::max<size_t>(cfg_.kernels.size(), 1);
+  const size_t final_runs = runs.size() > in_flight ? runs.size() - in_flight : 0;
+  if (texts_.size() > final_runs) texts_.resize(final_runs);
+  const auto text_of = [&](const RunRecord& r) {
+    ++serialised_;
+    std::string t = dump_safe(report_json(cfg_, prov_, {r}, {false, ""})["runs"][0]);
+    std::string out;  // indented as an element of the top-level array (depth 2)
+    out.reserve(t.size() + t.size() / 8);
+    for (const char c : t) {
+      out += c;
+      if (c == '\n') out += "    ";
+    }
+    return out;
+  };
+  while (texts_.size() < final_runs) texts_.push_back(text_of(runs[texts_.size()]));
+  std::string text = head_;
+  if (runs.empty()) {
+    text += "[]";
+  } else {
+    text += "[\n    ";
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (i) text += ",\n    ";
+      text += i < texts_.size() ? texts_[i] : text_of(runs[i]);
+    }
+    text += "\n  ]";
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot move the report into place");
-  }
+  text += tail_;
+  replace_file_atomically(path_, text, what_);
+}
+
+void ReportWriter::finish(const std::vector<RunRecord>& runs, const Completion& done) {
+  serialised_ += runs.size();
+  replace_file_atomically(path_, json_report(cfg_, prov_, runs, done), what_);
 }
 
 }  // namespace mmapp

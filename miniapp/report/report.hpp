@@ -69,21 +69,56 @@ struct Completion {
   std::string stopped_by;     ///< "SIGTERM" / "SIGINT" when a signal stopped it, else ""
 };
 
-/// Checks, before any compute, that `path` can receive the report: it is not
-/// a directory and its directory exists and is writable. Returns "" when
-/// fine, else a message naming the path.
-std::string check_report_path(const std::string& path);
-
-/// Writes the JSON report to `path` atomically (a temporary file in the same
-/// directory renamed into place, so a reader never sees a partial file).
-/// Called after every finished run with complete = false, and at the end
-/// with complete = true. Throws std::runtime_error naming the path when it
-/// cannot be written.
+/// Writes the JSON report to `path` atomically (replace_file_atomically in
+/// report_file.hpp: a unique temporary file beside it renamed into place, so
+/// a reader never sees a partial file; the mode of an existing file kept).
+/// Throws std::runtime_error naming `what` ("--report" or "DECK:
+/// output.report") and the path when it cannot be written.
 void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
-                       const std::vector<RunRecord>& runs, const Completion& done);
+                       const std::vector<RunRecord>& runs, const Completion& done,
+                       const std::string& what = "output.report");
 
-/// The JSON text of the report (what write_json_report writes).
+/// The JSON text of the report (what write_json_report writes). Every string
+/// in it (paths, the deck, names) is rendered UTF-8-safe: invalid bytes
+/// become `\xhh` (escape_invalid_utf8), so it never throws on them.
 std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
                         const Completion& done);
+
+/// The report of a deck as it runs (rank 0): rewritten after every finished
+/// run ("complete": false) and once at the end. The cost of a rewrite is the
+/// bytes of the file, not the serialising of every run so far: each finished
+/// run is serialised once and its text kept; a rewrite is the header, the
+/// kept texts and the tail (same bytes as json_report). The records of the
+/// case in flight (the last cfg.kernels.size() records: the driver updates
+/// their percent of the vendor when the vendor runs, and only theirs) are
+/// serialised again on each rewrite. The last write (finish) serialises
+/// everything afresh. Keeps copies of `cfg` and `prov`. This needs the JSON's
+/// top level to depend on the runs only through its "runs" array, and a run's
+/// entry only on its own record (the header is built with no runs, each
+/// entry alone); the test "the incremental report equals the whole report"
+/// ([report_file]) holds the rewrites byte for byte to json_report.
+class ReportWriter {
+ public:
+  /// `path`: the report file (checked up front by check_report_target);
+  /// `what`: where it came from, for messages ("--report" or "DECK: output.report").
+  ReportWriter(std::string path, std::string what, const Config& cfg, const Provenance& prov);
+  /// Rewrites the report with `runs` (every finished run so far), "complete":
+  /// false. Throws std::runtime_error naming the path when it cannot be
+  /// written (the file keeps its last complete version).
+  void update(const std::vector<RunRecord>& runs);
+  /// The last write: every run serialised afresh, with `done`. Throws as update.
+  void finish(const std::vector<RunRecord>& runs, const Completion& done);
+  /// How many run records have been serialised so far (by update and finish).
+  std::size_t runs_serialised() const { return serialised_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, what_;
+  Config cfg_;
+  Provenance prov_;
+  std::string head_, tail_;          ///< the report with no runs, before and after the runs' array
+  std::vector<std::string> texts_;   ///< the serialised finished runs, indented for the array
+  std::size_t serialised_ = 0;
+};
 
 }  // namespace mmapp
