@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -151,6 +152,32 @@ void ensure_host_blas_core(char** argv) {
   place_threads();
 #else
   (void)argv;
+#endif
+}
+
+int set_host_blas_threads(int threads) {
+#ifdef MMAPP_HOST_BLAS_OPENBLAS
+  if (threads < 1) return host_blas_threads();
+  const int parallel = openblas_get_parallel();
+  if (parallel == 2) {
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    openblas_set_num_threads(threads);
+  } else if (parallel == 1) {
+    const cpu_set_t all = places_union();
+    cpu_set_t mine;
+    const bool widen = sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < CPU_COUNT(&all);
+    if (widen) sched_setaffinity(0, sizeof all, &all);
+    const int before = openblas_get_num_threads();
+    openblas_set_num_threads(threads);
+    if (widen) sched_setaffinity(0, sizeof mine, &mine);
+    if (threads > before && g_pthreads_cpus >= 0) g_pthreads_cpus = std::max(g_pthreads_cpus, CPU_COUNT(&all));
+  }
+  return host_blas_threads();
+#else
+  (void)threads;
+  return 0;
 #endif
 }
 

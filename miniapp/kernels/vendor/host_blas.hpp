@@ -39,6 +39,26 @@ std::string host_blas_core();
 /// Never throws.
 void ensure_host_blas_core(char** argv);
 
+/// Gives the host BLAS `threads` threads, the kernels' count, after Kokkos
+/// started (call from the main thread, outside any parallel region, with
+/// `threads` = the host execution space's concurrency() of this rank's
+/// backend). However the count was given (OMP_NUM_THREADS, --kokkos-threads,
+/// --kokkos-num-threads, KOKKOS_NUM_THREADS), the vendor then runs what the
+/// kernels run, so "% of vendor" compares equal thread counts:
+/// - OpenMP flavour: OpenBLAS re-reads omp_get_max_threads() at every call
+///   (num_cpu_avail in OpenBLAS' common_thread.h) and would undo
+///   openblas_set_num_threads alone: so omp_set_num_threads(threads) (this
+///   thread's ICV; Kokkos' own regions give their pool size explicitly) and
+///   openblas_set_num_threads(threads). Its team runs on the OpenMP places.
+/// - pthreads flavour: openblas_set_num_threads(threads), with this thread's
+///   affinity widened to the OpenMP places for the call, so that workers it
+///   creates may run on every core the kernels use (those created at start
+///   were placed by ensure_host_blas_core).
+/// OPENBLAS_NUM_THREADS does not change this (the kernels' count wins).
+/// No-op without OpenBLAS or for threads < 1. Returns host_blas_threads().
+/// Never throws.
+int set_host_blas_threads(int threads);
+
 /// How OpenBLAS runs its threads, from openblas_get_parallel(): "openmp",
 /// "pthreads", "sequential", or "" when the host BLAS is not OpenBLAS.
 /// This is the library actually loaded, whatever the build meant to link.
