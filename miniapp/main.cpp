@@ -136,7 +136,11 @@ CommandLine parse_command_line(int argc, char** argv, bool root) {
     // --help prints and exits 0 on every rank; errors print once and exit 2.
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);
-    return stop(code == 0 ? 0 : 2, out.str(), mmapp::printable(err.str(), 2000) + "\n");
+    // CLI11 quotes the arguments it did not expect: each line through printable().
+    std::istringstream lines(err.str());
+    std::string shown;
+    for (std::string line; std::getline(lines, line);) shown += mmapp::printable(line, 500) + "\n";
+    return stop(code == 0 ? 0 : 2, out.str(), shown);
   }
   if (opt.version) {
     std::ostringstream out;
