@@ -30,8 +30,10 @@ std::string host_blas_core();
 ///    sets it and re-executes this program (same pid, same arguments, the CPU
 ///    affinity of the OpenMP places restored); if the re-exec fails the run
 ///    goes on with the generic core.
-/// 2. Gives OpenBLAS the thread count of the kernels (OPENBLAS_NUM_THREADS
-///    when set, else omp_get_max_threads()) and, for the pthreads flavour,
+/// 2. Gives OpenBLAS the thread count of the kernels (OMP_NUM_THREADS, else
+///    the CPUs of this process; OPENBLAS_NUM_THREADS, which the OpenMP
+///    flavour applies to the whole OpenMP runtime at load, is undone) and,
+///    for the pthreads flavour,
 ///    re-pins its worker threads (and creates the missing ones) on the union
 ///    of the OpenMP places (or this process' CPUs) instead of the one core
 ///    the main thread is bound to. The OpenMP flavour needs no pinning: its
