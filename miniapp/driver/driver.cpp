@@ -84,14 +84,14 @@ std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
   else if (int(cfg.backend.size()) == nranks)
     b = cfg.backend;
   else
-    throw RunError(2, cfg.deck_path + ": run.backend: lists " + std::to_string(cfg.backend.size()) +
+    throw RunError(2, cfg.where("run.backend") + ": lists " + std::to_string(cfg.backend.size()) +
                           " backends but the job has " + std::to_string(nranks) + " ranks");
   const auto enabled = enabled_backends();
   for (const auto& name : b)
     if (std::find(enabled.begin(), enabled.end(), name) == enabled.end()) {
       std::string known;
       for (const auto& n : enabled) known += (known.empty() ? "" : ", ") + n;
-      throw RunError(2, cfg.deck_path + ": run.backend: '" + name + "' is not compiled into this binary (available: " +
+      throw RunError(2, cfg.where("run.backend") + ": '" + name + "' is not compiled into this binary (available: " +
                             known + ")");
     }
   return b;

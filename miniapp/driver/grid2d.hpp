@@ -127,8 +127,10 @@ Grid2D<Space, T>::Grid2D(const Config& cfg, const ProblemSize& size, const RankP
 template <class Space, class T>
 void Grid2D<Space, T>::accept_distributed(const KernelSpec& spec, int index) const {
   if (const std::string why = scalapack_unavailable_reason(backends_[place_.rank]); !why.empty())
-    throw DeckError(cfg_.deck_path + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
-                    ": kernels[" + std::to_string(index) + "].name: " + spec.name + " is not available: " + why);
+    throw DeckError((spec.where.empty() ? cfg_.deck_path + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
+                                              ": kernels[" + std::to_string(index) + "]"
+                                        : spec.where) +
+                    ".name: " + spec.name + " is not available: " + why);
 }
 
 /// How panels reach the others on this rank, and the overlap every rank

@@ -167,7 +167,8 @@ class RowSplit {
   /// Distributed GEMMs need a process grid (the deck parser refuses them
   /// already; this is the runner's guard).
   void accept_distributed(const KernelSpec& spec, int index) const {
-    throw DeckError(cfg_.deck_path + ": kernels[" + std::to_string(index) + "].name: " + spec.name +
+    throw DeckError((spec.where.empty() ? cfg_.deck_path + ": kernels[" + std::to_string(index) + "]" : spec.where) +
+                    ".name: " + spec.name +
                     " needs a process grid (parallel.decomposition: {grid: ...})");
   }
   void decide(const std::vector<PlannedKernel<Space, T>>& plan, PhaseClock& common);
@@ -243,7 +244,7 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
   predicted_.assign(nranks, -1.0);
   if (cfg_.decomposition.kind == SplitKind::auto_weights) {
     const double t0 = wall_now();
-    const std::string where = cfg_.deck_path + ": parallel.decomposition (weights: auto): ";
+    const std::string where = cfg_.where("parallel.decomposition.weights") + " (auto): ";
     agree_on([&] { trials_ = balance_rows<Space, T>(plan.front().variant, M, N, K, cfg_.decomposition.calibration_n,
                                                      nranks, world); },
              where, 2, world);
@@ -259,7 +260,9 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
     for (int r = 0; r < nranks; ++r) predicted_[r] = rows_[r] > 0 ? best.seconds[r] : 0.0;
     common.seconds["balance"] = wall_now() - t0;
   } else {
-    agree_on([&] { rows_ = split_rows(M, nranks, cfg_.decomposition, calib_); }, cfg_.deck_path + ": ", 2, world);
+    agree_on([&] { rows_ = split_rows(M, nranks, cfg_.decomposition, calib_); }, cfg_.prefix(cfg_.decomposition.kind == SplitKind::rows ? "parallel.decomposition.rows"
+                                                                            : "parallel.decomposition.weights"),
+             2, world);
   }
   offsets_ = row_offsets(rows_);
   const NcclFacts facts = nccl_facts(world, !is_host_space_v<Space>);  // collective: every rank

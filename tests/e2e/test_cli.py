@@ -440,11 +440,198 @@ def test_help(tmp):
         assert word in out, word
 
 
+# --- the command line (issue 23 item 1, issue 24 items 3, 5, 6, 7) ---------
+
+TINY = "problem: {n: 16}\nkernels: [naive, vendor]\nrun: {warmup: 0, repetitions: 1}\n"
+
+
+def run_in(cwd, *args, np=None, timeout=120, env=None):
+    """mmapp under mpiexec from the folder `cwd`; returns (exit code, stdout, stderr)."""
+    p = subprocess.run(command(*args, np=np), capture_output=True, text=True, env=env or ENV, timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_set_takes_one_value_anywhere_and_repeats(tmp):
+    d = deck(tmp, TINY)
+    rep = os.path.join(tmp, "r.json")
+    for args in (["--set", "problem.n=24", d, "--report", rep],
+                 [d, "--set", "problem.n=24", "--report", rep],
+                 ["--set", "problem.n=12", "--set", "run.repetitions=2", d, "--set", "problem.n=24", "--report", rep],
+                 ["--set=problem.n=24", d, "--report", rep]):
+        code, out, err = mmapp(*args)
+        assert code == 0, (args, code, err)
+        runs = json.load(open(rep))["runs"]
+        assert {(r["m"], r["n"], r["k"]) for r in runs} == {(24, 24, 24)}, args
+    assert len(json.load(open(rep))["runs"][0]["time_s"]) >= 1
+
+
+def test_version_needs_no_mpirun_and_runs_nothing(tmp):
+    for cmd in ([ARGS.mmapp, "--version"], command("--version")):
+        p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=60)
+        assert p.returncode == 0, (cmd, p.stderr)
+        assert p.stdout.startswith("mmapp ") and "(git " in p.stdout and "Kokkos " in p.stdout, p.stdout
+        assert "backends:" in p.stdout and ("openmp" in p.stdout or "serial" in p.stdout), p.stdout
+        assert p.stdout.count("mmapp ") == 1, p.stdout  # once, from rank 0
+        assert "rank" not in p.stdout and "deck" not in p.stdout
+
+
+def listed():
+    p = subprocess.run([ARGS.mmapp, "--list"], capture_output=True, text=True, env=ENV, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.splitlines()
+
+
+def test_list_labels_round_trip_through_tile(tmp):
+    """Every variant --list prints, named in a deck by its label as `tile:`,
+    runs that variant: the report's tile is the label."""
+    lines = listed()
+    assert any(x.startswith("kokkos ") for x in lines) and any(x.startswith("backend ") for x in lines)
+    assert any(x.startswith("transport ") for x in lines) and "kernel tiled" in lines
+    variants = {}
+    for line in lines:
+        if line.startswith("variant "):
+            _, backend, dtype, kernel, label = line.split(" ", 4)
+            variants.setdefault((backend, dtype), []).append((kernel, label))
+    assert variants, lines
+    for (backend, dtype), items in sorted(variants.items()):
+        if backend == "cuda" and "cuda" not in os.environ.get("MMAPP_TEST_BACKENDS", ""):
+            continue  # needs a GPU
+        kernels = ", ".join('{name: %s, tile: "%s"}' % (k, label) for k, label in items)
+        d = deck(tmp, f"problem: {{n: 16, dtype: {dtype}}}\nkernels: [{kernels}]\nrun: {{warmup: 0, repetitions: 1}}\n")
+        rep = os.path.join(tmp, f"{backend}-{dtype}.json")
+        code, out, err = mmapp(d, "--backend", backend, "--report", rep)
+        assert code == 0, (backend, dtype, code, err)
+        got = [(r["kernel"], r["tile"] or "-") for r in json.load(open(rep))["runs"]]
+        assert got == items, (backend, dtype, got, items)
+        for kernel, label in items:  # the table prints the same label
+            assert label in out, (label, out)
+
+
+def test_kokkos_help_prints_and_runs_nothing(tmp):
+    rep = os.path.join(tmp, "never.json")
+    code, out, err = mmapp(deck(tmp, TINY), "--kokkos-help", "--report", rep, timeout=60)
+    assert code == 0, (code, err)
+    assert "--kokkos-" in out and out.count("Kokkos command line arguments") <= 1, out
+    assert "deck " not in out and "GFLOP/s" not in out and not os.path.exists(rep), out
+    code, out, err = mmapp("--kokkos-help", timeout=60)  # no deck needed
+    assert code == 0, (code, err)
+
+
+def test_kokkos_thread_flags_reach_kernels_and_vendor(tmp):
+    """--kokkos-num-threads=2 (ignored by Kokkos 3.4 unless translated) and
+    --kokkos-threads=2 (ignored by 4.x) both give 2 threads, to the kernels
+    and to the vendor BLAS, whatever OMP_NUM_THREADS and OPENBLAS_NUM_THREADS say."""
+    env = dict(ENV, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    for flag in ("--kokkos-num-threads=2", "--kokkos-threads=2", "--kokkos-num-threads 2"):
+        rep = os.path.join(tmp, "r.json")
+        code, out, err = mmapp(deck(tmp, TINY), *flag.split(), "--report", rep, env=env)
+        assert code == 0, (flag, code, err)
+        prov = json.load(open(rep))["provenance"]
+        assert prov["threads"] == 2, (flag, prov["threads"])
+        if prov["host_blas"]["core"]:
+            assert prov["host_blas"]["threads"] == 2, (flag, prov["host_blas"])
+            assert "2 openmp thread(s)" in out or "2 pthreads thread(s)" in out, out
+    rep = os.path.join(tmp, "r1.json")
+    code, out, err = mmapp(deck(tmp, TINY), "--report", rep, env=dict(ENV, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="1"))
+    assert code == 0, err
+    prov = json.load(open(rep))["provenance"]
+    if prov["host_blas"]["core"]:
+        assert prov["host_blas"]["threads"] == prov["threads"] == 2, prov
+
+
+def test_bad_kokkos_flags_exit_2_naming_the_flag(tmp):
+    d = deck(tmp, TINY)
+    for flag, why in (("--kokkos-bogus=3", "unknown Kokkos flag"), ("--kokkos-threads=abc", "host threads"),
+                      ("--kokkos-threads=0", "host threads"), ("--kokkos-num-threads=-1", "host threads"),
+                      ("--kokkos-device-id=x", "device id")):
+        t0 = time.time()
+        code, out, err = mmapp(d, flag, timeout=60)
+        assert code == 2, (flag, code, err)
+        assert flag in err and why in err and err.count("mmapp: error") == 1, (flag, err)
+        assert time.time() - t0 < 30
+    code, out, err = mmapp(d, env=dict(ENV, KOKKOS_NUM_THREADS="abc"), timeout=60)
+    assert code == 2 and "KOKKOS_NUM_THREADS" in err, (code, err)
+
+
+def test_set_errors_name_the_set_key(tmp):
+    d = deck(tmp, TINY)
+    backends = [x.split()[1] for x in listed() if x.startswith("backend ")]
+    missing = next((b for b in ("cuda", "serial", "openmp") if b not in backends), None)
+    if missing:
+        code, out, err = mmapp(d, "--set", f"run.backend={missing}")
+        assert code == 2 and f"--set run.backend: '{missing}' is not compiled" in err, (code, err)
+        assert "deck.yaml" not in err, err
+        code, out, err = mmapp(d, "--backend", missing)
+        assert code == 2 and f"--backend: '{missing}'" in err, (code, err)
+    code, out, err = mmapp(d, "--set", "parallel.decomposition.rows=" + str([1000] * ARGS.np))
+    assert code == 2 and "--set parallel.decomposition.rows: sum to" in err and "deck.yaml" not in err, (code, err)
+    code, out, err = mmapp(d, "--set", "kernels=[{name: tiled, tile: '/1x1 none'}]")
+    assert code == 2 and "--set kernels[0].tile: no tiled variant labelled" in err, (code, err)
+
+
+def test_report_path_is_taken_verbatim(tmp):
+    d = deck(tmp, TINY)
+    for name in ("a #1.json", "~", "null", "*.json", "[x].json"):
+        code, out, err = run_in(tmp, d, "--report", name)
+        assert code == 0, (name, code, err)
+        path = os.path.join(tmp, name)
+        assert os.path.isfile(path), (name, os.listdir(tmp))
+        assert json.load(open(path))["runs"], name
+        os.remove(path)
+    assert sorted(os.listdir(tmp)) == ["deck.yaml"], os.listdir(tmp)
+
+
+def test_decks_that_are_not_regular_files_are_refused_at_once(tmp):
+    fifo = os.path.join(tmp, "fifo.yaml")
+    os.mkfifo(fifo)
+    big = deck(tmp, "problem: {n: 8}\n#" + "x" * (2 << 20) + "\n", name="big.yaml")
+    for path, why in ((fifo, "FIFO"), ("/dev/zero", "character device"), (big, "too large"), (tmp, "directory")):
+        t0 = time.time()
+        code, out, err = mmapp(path, timeout=30)
+        assert code == 2, (path, code, err)
+        assert path in err and why in err and err.count("mmapp: error") == 1, (path, err)
+        assert time.time() - t0 < 30
+
+
+def test_long_and_control_strings_are_truncated_and_escaped(tmp):
+    for text, fragment in (("problem: {n: '" + "y" * ((1 << 20) - 100) + "'}\n", "...[+"),
+                           ('problem: {n: "\\u202e12"}\n', "\\u202e12"),
+                           ("problem: {n: 8}\nkernels: [\"" + "k" * 5000 + "\\u202e\"]\n", "...[+")):
+        code, out, err = mmapp(deck(tmp, text))
+        assert code == 2, (code, err[:300])
+        assert fragment in err, err[:300]
+        assert "\u202e" not in err and max(len(x) for x in err.splitlines()) < 2100, err[:300]
+    code, out, err = mmapp(deck(tmp, TINY), "--set", "problem.n=" + "z" * 100000 + "\u202e")
+    assert code == 2 and err.startswith("mmapp: error: --set problem.n:") and "\u202e" not in err, err[:300]
+    assert len(err) < 1000, len(err)
+
+
+def test_kokkos_tools_libs_loads_a_tool(tmp):
+    """KOKKOS_TOOLS_LIBS loads a Kokkos Tools library on every Kokkos (3.4 reads
+    only KOKKOS_PROFILE_LIBRARY: mmapp passes it on and says so first)."""
+    if not ARGS.probe_tool:
+        print("  (no probe tool given: skipped)")
+        return
+    env = dict(ENV, KOKKOS_TOOLS_LIBS=ARGS.probe_tool)
+    env.pop("KOKKOS_PROFILE_LIBRARY", None)
+    code, out, err = mmapp(deck(tmp, TINY), env=env)
+    assert code == 0, (code, err)
+    assert "mmapp probe tool: loaded" in out + err, (out, err)
+    version = next(x.split()[1] for x in listed() if x.startswith("kokkos "))
+    if tuple(int(v) for v in version.split(".")[:2]) < (3, 7):
+        # rank 0's first line (other ranks' tool may print in between)
+        first = [x for x in out.splitlines() if x != "mmapp probe tool: loaded"][0]
+        assert first.startswith("mmapp: note: Kokkos ") and "KOKKOS_TOOLS_LIBS" in first, out
+
+
 def main():
     global ARGS
     ap = harness.parser()
     ap.add_argument("--fault-libs", default="", help="comma-separated LD_PRELOAD libraries that spoil the vendor GEMM")
+    ap.add_argument("--probe-tool", default="", help="a Kokkos Tools library that says 'mmapp probe tool: loaded'")
     ARGS = ap.parse_args()
+    if os.sep in ARGS.mmapp:  # some tests run from another folder
+        ARGS.mmapp = os.path.abspath(ARGS.mmapp)
     return harness.run_tests(globals(), ARGS.k)
 
 
