@@ -11,6 +11,7 @@
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
 #include "core/exec_spaces.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "parallel/parallel_env.hpp"
 #include "report/report.hpp"
@@ -191,6 +192,7 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> overrides = opt.sets;
     if (!opt.backend.empty()) overrides.push_back("run.backend=" + opt.backend);
     if (!opt.report.empty()) overrides.push_back("output.report=" + opt.report);
+    mmapp::host::selected_host_isa();  // MMAPP_HOST_ISA: an unknown level or one this CPU lacks is bad input
     if (!opt.kokkos_info) {
       cfg = mmapp::parse_deck(opt.deck, overrides);
       backends = mmapp::backends_per_rank(cfg, place.size);
@@ -198,7 +200,7 @@ int main(int argc, char* argv[]) {
     // The report's path, before anything is computed: a long sweep must not
     // find out at its end that it cannot write (rank 0 writes it).
     if (root && !opt.kokkos_info) input_error = mmapp::check_report_path(cfg.report_path);
-  } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
+  } catch (const std::exception& e) {  // DeckError, HostIsaError, or RunError(2) for run.backend
     input_error = e.what();
   }
   if (std::string why = mmapp::first_error(input_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);
