@@ -116,8 +116,8 @@ const Selection& selection() {
     const char* env = std::getenv("MMAPP_HOST_ISA");
     try {
       r.isa = &choose_host_isa(env ? env : "", compiled_host_isas(), cpu_supports_level, r.chosen_by);
-      if (std::string(MMAPP_HOST_ISA_FIXED_BY).size())
-        r.chosen_by += " (one level compiled: " + std::string(MMAPP_HOST_ISA_FIXED_BY) + ")";
+      if (std::string(MMAPP_HOST_ISA_FIXED_BY).size() && r.chosen_by == "cpu")
+        r.chosen_by = "build: " + std::string(MMAPP_HOST_ISA_FIXED_BY);  // the one level compiled
     } catch (const HostIsaError& e) {
       r.error = e.what();
     }

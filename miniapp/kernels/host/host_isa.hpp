@@ -53,9 +53,10 @@ const HostIsaKernels& choose_host_isa(const std::string& request,
 /// override is bad.
 const HostIsaKernels& selected_host_isa();
 
-/// How selected_host_isa() was chosen: "cpu" (highest level this CPU runs),
-/// "MMAPP_HOST_ISA=<value>" (the override); with " (one level compiled:
-/// <how the build fixed it>)" appended for a build of one level.
+/// How selected_host_isa() was chosen: "cpu" (the highest level this CPU
+/// runs), "MMAPP_HOST_ISA=<value>" (the override), or, in a build of one
+/// level without an override, "build: <what fixed it>" (e.g.
+/// "build: MMAPP_HOST_ARCH=native").
 const std::string& selected_host_isa_chosen_by();
 
 /// The micro-kernels of `isa` for element type T (float or double), default first.
