@@ -16,6 +16,7 @@
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
 #include "driver/listing.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "parallel/parallel_env.hpp"
 #include "report/report.hpp"
@@ -312,6 +313,7 @@ int main(int argc, char* argv[]) {
     std::vector<mmapp::FlagOverride> flags;
     if (!opt.backend.empty()) flags.push_back({"run.backend", opt.backend, "--backend"});
     if (!opt.report.empty()) flags.push_back({"output.report", opt.report, "--report"});
+    mmapp::host::selected_host_isa();  // MMAPP_HOST_ISA: an unknown level or one this CPU lacks is bad input
     if (!opt.kokkos_info && input_error.empty()) {
       cfg = mmapp::parse_deck(opt.deck, opt.sets, flags);
       backends = mmapp::backends_per_rank(cfg, place.size);
@@ -320,7 +322,7 @@ int main(int argc, char* argv[]) {
     // find out at its end that it cannot write (rank 0 writes it).
     if (root && !opt.kokkos_info && input_error.empty())
       input_error = mmapp::check_report_target(cfg.report_path, report_what(opt, cfg));
-  } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
+  } catch (const std::exception& e) {  // DeckError, HostIsaError, or RunError(2) for run.backend
     input_error = e.what();
   }
   if (std::string why = mmapp::first_error(input_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);

@@ -3,6 +3,7 @@
 #include "report/report_file.hpp"
 
 #include "core/exec_spaces.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "core/version.hpp"
 
@@ -85,6 +86,13 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
   p.host_blas_threads = host_blas_threads();
   p.host_blas_cpus = host_blas_cpus();
   p.host_blas_bound = host_blas_bound();
+  for (const auto* isa : host::compiled_host_isas()) p.host_isa_compiled.push_back(isa->name);
+  try {
+    p.host_isa = host::selected_host_isa().name;
+    p.host_isa_chosen_by = host::selected_host_isa_chosen_by();
+  } catch (const host::HostIsaError& e) {  // main refuses a bad MMAPP_HOST_ISA before this
+    p.host_isa_chosen_by = e.what();
+  }
   return p;
 }
 
@@ -92,6 +100,7 @@ void print_placement(std::ostream& os, const Provenance& p) {
   os << fmt::format("mmapp {} ({}), Kokkos {}, execution spaces:", p.mmapp_version, p.git_hash, p.kokkos_version);
   for (const auto& s : p.execution_spaces) os << ' ' << s;
   os << fmt::format(", {} rank(s), {} host thread(s) per rank", p.ranks, p.threads);
+  if (!p.host_isa.empty()) os << fmt::format(", host ISA {} ({})", p.host_isa, p.host_isa_chosen_by);
   if (!p.host_blas_core.empty())
     os << fmt::format(", OpenBLAS core {}, {} {} thread(s) on {} CPU(s){}", p.host_blas_core, p.host_blas_threads,
                       p.host_blas_threading, p.host_blas_cpus,
@@ -307,6 +316,9 @@ nlohmann::json report_json(const Config& cfg, const Provenance& prov, const std:
                      {"device", prov.rank_devices.empty() ? "" : prov.rank_devices.front()},
                      {"host", prov.rank_hosts.empty() ? "" : prov.rank_hosts.front()},
                      {"threads", prov.threads},
+                     {"host_isa", prov.host_isa},
+                     {"host_isa_chosen_by", prov.host_isa_chosen_by},
+                     {"host_isa_compiled", prov.host_isa_compiled},
                      {"host_blas_core", prov.host_blas_core},
                      {"host_blas",
                       {{"core", prov.host_blas_core},

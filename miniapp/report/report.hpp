@@ -24,6 +24,10 @@ struct Provenance {
   std::string host_blas_threading, host_blas_library;
   int host_blas_threads = 0, host_blas_cpus = 0;
   bool host_blas_bound = false;
+  /// The host micro-kernels' ISA level in use (kernels/host/host_isa.hpp),
+  /// how it was chosen ("cpu", "MMAPP_HOST_ISA=...") and the levels compiled.
+  std::string host_isa, host_isa_chosen_by;
+  std::vector<std::string> host_isa_compiled;
   std::vector<std::string> execution_spaces;  ///< compiled in
   int ranks = 1, threads = 1;
   std::vector<std::string> rank_hosts, rank_devices, rank_backends;
