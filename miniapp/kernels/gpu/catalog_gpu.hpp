@@ -98,6 +98,17 @@ using DoubleMmaSmall = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 /// per warp; one instruction for two m8n8k4 sharing B). Not the rule's
 /// choice until measured.
 using DoubleMma16Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1>;
+/// sm_90 tuning candidates (issue 21, second round): m16n8k8 on the big
+/// tile; m16n8k8 on 128x128x8 in eight warps of 64x32 (one team per SM);
+/// m16n8k16 and m16n8k8 on 128x64x16 with one scratch stage (two stages of
+/// 128x64x16 doubles pass Kokkos' 48 KiB of level-0 scratch); m16n8k16 on
+/// the small tile and its split-K form.
+using DoubleMma16k8Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 2>;
+using DoubleMma16k8Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8, 2>;
+using DoubleMma16k16Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 3, 1>;
+using DoubleMma16k8Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 1>;
+using DoubleMma16k16Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 3>;
+using DoubleMma16k16SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 3>;
 /// The DMMA small tile without swizzle, K split by 1024.
 using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
 /// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
@@ -105,6 +116,10 @@ using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
 using FloatTf32Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
 /// 3xTF32, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
 using FloatTf32Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
+/// 3xTF32 tuning candidates: 128x128x8 in eight warps of 64x32 (one team
+/// per SM); 128x64x16 with one scratch stage.
+using FloatTf32Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8>;
+using FloatTf32Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -240,6 +255,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   if constexpr (kGpuTensorCores) {  // 3xTF32 (FP32 accuracy): forced by a deck, not the rule's yet
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
+    v.push_back(mma_variant<FloatTf32Wide, Space, T>());
+    v.push_back(mma_variant<FloatTf32Deep, Space, T>());
   }
 }
 
@@ -298,7 +315,15 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMmaSmall, Space, T>(R::dmma_small));
     v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(R::dmma_small_splitk));
   }
-  if constexpr (kGpuMmaSm90) v.push_back(mma_variant<DoubleMma16Big, Space, T>());
+  if constexpr (kGpuMmaSm90) {
+    v.push_back(mma_variant<DoubleMma16Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Wide, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
+  }
 }
 }  // namespace detail
 
