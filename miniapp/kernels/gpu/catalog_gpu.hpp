@@ -109,6 +109,9 @@ using DoubleMma16k16Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 3, 1>;
 using DoubleMma16k8Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 1>;
 using DoubleMma16k16Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 3>;
 using DoubleMma16k16SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 3>;
+using DoubleMma16k8SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2>;
+/// m16n8k8 on 128x128x16, eight warps, one scratch stage (37 KiB).
+using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
 /// The DMMA small tile without swizzle, K split by 1024.
 using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
 /// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
@@ -120,6 +123,8 @@ using FloatTf32Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 /// per SM); 128x64x16 with one scratch stage.
 using FloatTf32Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8>;
 using FloatTf32Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1>;
+/// 3xTF32 on 128x128x16, eight warps, one scratch stage (38 KiB with both parts).
+using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -142,6 +147,9 @@ static_assert(detail::has_rule_tile<DoubleMidSplitK>(rule_tiles::kDoubleMidSplit
 static_assert(detail::has_rule_tile<DoubleMmaBig>(rule_tiles::kDoubleMmaBig), "DoubleMmaBig vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMmaSmall>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMmaSmallSplitK>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k16Small>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k16SmallSplitK>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -257,6 +265,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
     v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
+    v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
   }
 }
 
@@ -310,19 +319,25 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
   v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::gemv_rows_4));
   v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
-  if constexpr (kGpuTensorCores) {  // FP64 tensor cores: the rule's double choice past the GEMV-like shapes
-    v.push_back(mma_variant<DoubleMmaBig, Space, T>(R::dmma_big));
-    v.push_back(mma_variant<DoubleMmaSmall, Space, T>(R::dmma_small));
-    v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(R::dmma_small_splitk));
+  // FP64 tensor cores: the rule's double choice past the GEMV-like shapes,
+  // on sm_90 from the m16n8k8 / m16n8k16 variants (H200, 2026-11-24:
+  // docs/performance.md, "Tensor cores (issue 21)"), else from m8n8k4's.
+  constexpr bool sm90 = kGpuMmaSm90;
+  if constexpr (kGpuTensorCores) {
+    v.push_back(mma_variant<DoubleMmaBig, Space, T>(sm90 ? R::none : R::dmma_big));
+    v.push_back(mma_variant<DoubleMmaSmall, Space, T>(sm90 ? R::none : R::dmma_small));
+    v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(sm90 ? R::none : R::dmma_small_splitk));
   }
   if constexpr (kGpuMmaSm90) {
+    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>(R::dmma_big));
+    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>(R::dmma_small));
+    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>(R::dmma_small_splitk));
     v.push_back(mma_variant<DoubleMma16Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Wide, Space, T>());
     v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8SmallSplitK, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8WideDeep, Space, T>());
   }
 }
 }  // namespace detail

@@ -236,18 +236,26 @@ struct MmaWarpTile {
     const T* const Bs = st.b(s);
     const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
     const T* const Bs1 = st.b(s, Scratch::parts - 1);
+    // A fragments of all MI rows at once, or (a_late: wide A fragments, 4
+    // or more registers with both 3xTF32 parts) one row's just before its
+    // MMAs, which keeps MI - 1 rows' fragments out of the registers.
+    constexpr bool a_late = AR * (split3 ? 2 : 1) >= 4;
+    constexpr int MA = a_late ? 1 : MI;
+    auto load_a = [&](const int ks, const int mi, Reg (&ab)[MA][AR], Reg (&as)[split3 ? MA : 1][AR]) {
+      T x[AR];
+      raw_a(As, lane, mi, ks, x);
+      to_regs(x, ab[a_late ? 0 : mi]);
+      if constexpr (split3) {
+        raw_a(As1, lane, mi, ks, x);
+        to_regs(x, as[a_late ? 0 : mi]);
+      }
+    };
     MMAPP_UNROLL
     for (int ks = 0; ks < KS; ++ks) {
-      Reg ab[MI][AR], as[split3 ? MI : 1][AR], bb[NJ][BR], bs[split3 ? NJ : 1][BR];
-      MMAPP_UNROLL
-      for (int mi = 0; mi < MI; ++mi) {
-        T x[AR];
-        raw_a(As, lane, mi, ks, x);
-        to_regs(x, ab[mi]);
-        if constexpr (split3) {
-          raw_a(As1, lane, mi, ks, x);
-          to_regs(x, as[mi]);
-        }
+      Reg ab[MA][AR], as[split3 ? MA : 1][AR], bb[NJ][BR], bs[split3 ? NJ : 1][BR];
+      if constexpr (!a_late) {
+        MMAPP_UNROLL
+        for (int mi = 0; mi < MI; ++mi) load_a(ks, mi, ab, as);
       }
       MMAPP_UNROLL
       for (int nj = 0; nj < NJ; ++nj) {
@@ -288,19 +296,21 @@ struct MmaWarpTile {
 #endif
       MMAPP_UNROLL
       for (int mi = 0; mi < MI; ++mi) {
+        if constexpr (a_late) load_a(ks, mi, ab, as);
+        const int ai = a_late ? 0 : mi;
         MMAPP_UNROLL
         for (int nj = 0; nj < NJ; ++nj) {
           gather(mi, nj);
           if constexpr (split3) {
-            mma(dc[mi][nj], as[mi], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
-            mma(dc[mi][nj], ab[mi], bs[nj], dc[mi][nj], lane, gab, gbs);
+            mma(dc[mi][nj], as[ai], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
+            mma(dc[mi][nj], ab[ai], bs[nj], dc[mi][nj], lane, gab, gbs);
             const T zero[CR] = {};
             T t[CR];
-            mma(t, ab[mi], bb[nj], zero, lane, gab, gbb);
+            mma(t, ab[ai], bb[nj], zero, lane, gab, gbb);
             MMAPP_UNROLL
             for (int r = 0; r < CR; ++r) acc[mi][nj][r] += t[r];  // FP32, round to nearest
           } else {
-            mma(acc[mi][nj], ab[mi], bb[nj], acc[mi][nj], lane, gab, gbb);
+            mma(acc[mi][nj], ab[ai], bb[nj], acc[mi][nj], lane, gab, gbb);
           }
         }
       }
