@@ -30,8 +30,8 @@ enum class GpuRuleChoice {
   big_splitk,    ///< the big tile, K split by 4096
   mid_splitk,    ///< double 96x96x8 / 8x6, K split by 1024
   small,         ///< float 64x64x16 / 4x8, double 64x64x8 / 8x4
-  dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64, warps 64x32 (sm_90: m16n8k8, BK 16)
-  dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k16)
+  dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
+  dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
 };
 

@@ -95,8 +95,8 @@ using DoubleMmaBig = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
 /// Double on DMMA, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
 using DoubleMmaSmall = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 /// Double on sm_90's m16n8k4 DMMA: the big tile's shape (4x4 m16n8k4 tiles
-/// per warp; one instruction for two m8n8k4 sharing B). Not the rule's
-/// choice until measured.
+/// per warp; one instruction for two m8n8k4 sharing B), no spills: the
+/// rule's big double tile on sm_90 (70-80% of cuBLAS DGEMM on an H200).
 using DoubleMma16Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1>;
 /// sm_90 tuning candidates (issue 21, second round): m16n8k8 on the big
 /// tile; m16n8k8 on 128x128x8 in eight warps of 64x32 (one team per SM);
@@ -110,6 +110,11 @@ using DoubleMma16k8Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 1>;
 using DoubleMma16k16Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 3>;
 using DoubleMma16k16SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 3>;
 using DoubleMma16k8SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2>;
+/// The small tile on m16n8k8 and m16n8k16 at two teams per SM (three cap
+/// the registers at 168: the wide fragments spill), and split by 1024.
+using DoubleMma16k8SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2>;
+using DoubleMma16k8SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2>;
+using DoubleMma16k16SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 3>;
 /// m16n8k8 on 128x128x16, eight warps, one scratch stage (37 KiB).
 using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
 /// The DMMA small tile without swizzle, K split by 1024.
@@ -147,9 +152,9 @@ static_assert(detail::has_rule_tile<DoubleMidSplitK>(rule_tiles::kDoubleMidSplit
 static_assert(detail::has_rule_tile<DoubleMmaBig>(rule_tiles::kDoubleMmaBig), "DoubleMmaBig vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMmaSmall>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMmaSmallSplitK>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<DoubleMma16k8Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<DoubleMma16k16Small>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<DoubleMma16k16SmallSplitK>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -329,10 +334,13 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(sm90 ? R::none : R::dmma_small_splitk));
   }
   if constexpr (kGpuMmaSm90) {
-    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>(R::dmma_big));
-    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>(R::dmma_small));
-    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>(R::dmma_small_splitk));
-    v.push_back(mma_variant<DoubleMma16Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Big, Space, T>(R::dmma_big));
+    v.push_back(mma_variant<DoubleMma16k8SmallLb2, Space, T>(R::dmma_small));
+    v.push_back(mma_variant<DoubleMma16k8SmallSplitKLb2, Space, T>(R::dmma_small_splitk));
+    v.push_back(mma_variant<DoubleMma16k16SmallSplitKLb2, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Wide, Space, T>());
     v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());

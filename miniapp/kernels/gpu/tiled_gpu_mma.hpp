@@ -236,10 +236,10 @@ struct MmaWarpTile {
     const T* const Bs = st.b(s);
     const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
     const T* const Bs1 = st.b(s, Scratch::parts - 1);
-    // A fragments of all MI rows at once, or (a_late: wide A fragments, 4
-    // or more registers with both 3xTF32 parts) one row's just before its
-    // MMAs, which keeps MI - 1 rows' fragments out of the registers.
-    constexpr bool a_late = AR * (split3 ? 2 : 1) >= 4;
+    // A fragments of all MI rows at once (a_late: one row's just before its
+    // MMAs; measured on sm_90 with wide fragments: more spills and 10-20%
+    // slower, docs/performance.md, so off).
+    constexpr bool a_late = false;
     constexpr int MA = a_late ? 1 : MI;
     auto load_a = [&](const int ks, const int mi, Reg (&ab)[MA][AR], Reg (&as)[split3 ? MA : 1][AR]) {
       T x[AR];
