@@ -115,6 +115,9 @@ using DoubleMma16k8SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2>;
 using DoubleMma16k8SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2>;
 using DoubleMma16k8SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2>;
 using DoubleMma16k16SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 3>;
+/// m16n8k8 with one scratch stage on 64x128x16 (warps 32x64) and 64x64x32.
+using DoubleMma16k8MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 1>;
+using DoubleMma16k8SmallDeep = GpuMmaTile<64, 64, 32, 32, 32, 2, 0, 8, 2, 1>;
 /// m16n8k8 on 128x128x16, eight warps, one scratch stage (37 KiB).
 using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
 /// The DMMA small tile without swizzle, K split by 1024.
@@ -128,6 +131,9 @@ using FloatTf32Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
 /// per SM); 128x64x16 with one scratch stage.
 using FloatTf32Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8>;
 using FloatTf32Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1>;
+/// 3xTF32 on 64x64x16 at two teams per SM; on 64x128x16 (warps 32x64), one stage.
+using FloatTf32SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8>;
+using FloatTf32MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1>;
 /// 3xTF32 on 128x128x16, eight warps, one scratch stage (38 KiB with both parts).
 using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
 
@@ -271,6 +277,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
+    v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
+    v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
   }
 }
 
@@ -346,6 +354,8 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8SmallSplitK, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8WideDeep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
   }
 }
 }  // namespace detail
