@@ -271,13 +271,15 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
   if constexpr (kLadderVariants) v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::none));
   v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
-  if constexpr (kGpuTensorCores) {  // 3xTF32 (FP32 accuracy): forced by a deck, not the rule's yet
+  // 3xTF32 (FP32 accuracy): forced by a deck, never the rule's (80-85% of
+  // cuBLAS SGEMM at best on an H200, the SIMT tiles 83-92%: docs/performance.md).
+  if constexpr (kGpuTensorCores) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
-    v.push_back(mma_variant<FloatTf32Wide, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
-    v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
     v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
   }
 }
@@ -347,15 +349,19 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8SmallSplitKLb2, Space, T>(R::dmma_small_splitk));
     v.push_back(mma_variant<DoubleMma16k16SmallSplitKLb2, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
+    if constexpr (kLadderVariants) {  // slower, and (but 64x64x32) spilling at three teams per SM or BK = 16 on k16
+      v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
+    }
     v.push_back(mma_variant<DoubleMma16k8Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Wide, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8SmallSplitK, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8WideDeep, Space, T>());
+    if constexpr (kLadderVariants) {
+      v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8SmallSplitK, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8WideDeep, Space, T>());
+    }
     v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
   }
 }
 }  // namespace detail
