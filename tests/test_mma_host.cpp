@@ -1,6 +1,6 @@
 // The tensor-core layer of the GPU team-tiled kernel on the host
 // (kernels/gpu/warp/mma_shapes.hpp, kernels/gpu/tiled_gpu_mma.hpp):
-//  - the fragment layouts of mma.m8n8k4.f64, mma.m16n8k4.f64 and mma.m16n8k8.tf32 against
+//  - the fragment layouts of mma.m8n8k4.f64, mma.m16n8k{4,8,16}.f64 and mma.m16n8k8.tf32 against
 //    entries of the PTX ISA's tables, and each covering its matrix once;
 //  - the host emulation of each instruction against a direct product;
 //  - TF32 rounding (round to nearest, ties away, 10 mantissa bits) and the
@@ -32,7 +32,9 @@
 namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;
+using mmapp::detail::MmaF64m16n8k16;
 using mmapp::detail::MmaF64m16n8k4;
+using mmapp::detail::MmaF64m16n8k8;
 using mmapp::detail::MmaF64m8n8k4;
 using mmapp::detail::MmaTf32m16n8k8;
 
@@ -146,8 +148,33 @@ TEST_CASE("mma fragment layouts: the PTX ISA's tables", "[mma]") {
     CHECK(MmaF64m16n8k4::c_row(6, i) == rows_c[i]);
     CHECK(MmaF64m16n8k4::c_col(6, i) == cols_c[i]);
   }
+  // f64 m16n8k8 and m16n8k16 (sm_90): lane 6 (groupID 1, threadID_in_group 2);
+  // A as tf32 m16n8k8's, continued by 4 columns per register pair; B by 4 rows per register.
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k8::a_row(6, i) == rows_a[i]);
+    CHECK(MmaF64m16n8k8::a_col(6, i) == cols_a[i]);
+    CHECK(MmaF64m16n8k8::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k8::c_col(6, i) == cols_c[i]);
+    CHECK(MmaF64m16n8k16::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k16::c_col(6, i) == cols_c[i]);
+  }
+  CHECK(MmaF64m16n8k8::b_row(6, 1) == 6);
+  CHECK(MmaF64m16n8k8::b_col(6, 1) == 1);
+  const int cols_a16[8] = {2, 2, 6, 6, 10, 10, 14, 14};
+  for (int i = 0; i < 8; ++i) {
+    CHECK(MmaF64m16n8k16::a_row(6, i) == (i % 2 ? 9 : 1));
+    CHECK(MmaF64m16n8k16::a_col(6, i) == cols_a16[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k16::b_row(6, i) == 2 + 4 * i);
+    CHECK(MmaF64m16n8k16::b_col(6, i) == 1);
+  }
+  CHECK(MmaF64m16n8k16::a_row(31, 7) == 15);
+  CHECK(MmaF64m16n8k16::a_col(31, 7) == 15);
   check_cover<MmaF64m8n8k4>();
   check_cover<MmaF64m16n8k4>();
+  check_cover<MmaF64m16n8k8>();
+  check_cover<MmaF64m16n8k16>();
   check_cover<MmaTf32m16n8k8>();
 }
 
@@ -155,6 +182,8 @@ TEST_CASE("mma host emulation: each lane's D = A B + C", "[mma]") {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     check_emulation<MmaF64m8n8k4>(seed);
     check_emulation<MmaF64m16n8k4>(seed);
+    check_emulation<MmaF64m16n8k8>(seed);
+    check_emulation<MmaF64m16n8k16>(seed);
     check_emulation<MmaTf32m16n8k8>(seed);
   }
 }
@@ -294,6 +323,15 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 1>, double>();
   check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 0, 2, 1>, double>();
   check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 16, 0, 1>, double>();
+  // double, m16n8k8 and m16n8k16 (sm_90): 1x2 warps of 16x16, BK 8 and 16; one
+  // scratch stage with 2x1 warps; split-K by 32.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 2>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 2, 1>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 3>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 3, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 16, 0, 32, 0, 3>, double>();
+  // float, 3xTF32 with one scratch stage (the parts split when stored).
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0>, float>();
   check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 32, 0, 0, 2>, float>();

@@ -30,8 +30,8 @@ enum class GpuRuleChoice {
   big_splitk,    ///< the big tile, K split by 4096
   mid_splitk,    ///< double 96x96x8 / 8x6, K split by 1024
   small,         ///< float 64x64x16 / 4x8, double 64x64x8 / 8x4
-  dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32
-  dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32
+  dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
+  dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
 };
 
@@ -86,8 +86,10 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 /// cores instead of steps 4-6: the 128x64 DMMA tile where M*N fills at
 /// least half of its tiles and there are at least `sms` of them; else the
 /// 64x64 DMMA tile split by 1024 when it has fewer tiles than SMs and K
-/// splits; else the 64x64 DMMA tile. (Not yet measured against the SIMT
-/// choices: issue 21.)
+/// splits; else the 64x64 DMMA tile. Which instruction and K tile each
+/// takes is the catalog's (sm_90: m16n8k8 / m16n8k16); measured against the
+/// SIMT choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
+/// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false);
 

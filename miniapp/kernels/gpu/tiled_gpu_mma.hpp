@@ -4,10 +4,13 @@
 // block swizzle, parameters and split-K plan), with the warp's register-tile
 // update done by `mma.sync` (warp/mma_shapes.hpp) instead of SIMT FMAs:
 //   double: FP64 tensor cores (DMMA), mma.m8n8k4.row.col.f64, sm_80 and later,
-//           or mma.m16n8k4.row.col.f64 (GpuMmaTile shape 1), sm_90;
+//           or sm_90's mma.m16n8k4 / m16n8k8 / m16n8k16 .row.col.f64
+//           (GpuMmaTile shape 1 / 2 / 3);
 //   float:  3xTF32 on the TF32 tensor cores, mma.m16n8k8.row.col.f32.tf32:
 //           a = a_big + a_small with a_big = tf32(a) and a_small =
-//           tf32((a - a_big) * 2^11) (likewise b); per MMA tile
+//           tf32((a - a_big) * 2^11) (likewise b), split once per element
+//           when the team stores a K tile to scratch (the two parts in two
+//           halves of the stage), not per warp's fragment read; per MMA tile
 //           dc += a_small b_big + a_big b_small on the tensor core (small
 //           products first, NVIDIA CUTLASS example 27, 27_ampere_3xtf32_fast_accurate_tensorop_gemm),
 //           and acc += a_big b_big computed by the tensor core from a zero
@@ -17,7 +20,7 @@
 //           accumulation and the 2^11 scaling against underflow of a_small).
 // Each warp owns a WM x WN sub-tile of the BM x BN block tile as (WM/M) x
 // (WN/N) MMA tiles of the instruction's M x N; a K tile of BK is BK/K MMA
-// steps. Scratch (per stage): A as As[m][k] with row pitch BK + 4 and B as
+// steps. Scratch (per stage, and per part for 3xTF32): A as As[m][k] with row pitch BK + 4 and B as
 // Bs[k][n] with row pitch BN + 4 (double) or BN + 8 (float), both written
 // as 16-byte chunks; with these pitches the fragment reads of a warp (a0 =
 // A(g, t), b0 = B(t, g), g = lane / 4, t = lane % 4) hit distinct banks: for
@@ -61,17 +64,21 @@ namespace mmapp {
 /// warp tile (a multiple of the instruction's M x N: 8x8 for double, 16x8
 /// for float), MinBlocks: launch bounds' blocks per SM (0: none), SplitKc:
 /// K chunk per team (0: no split-K), Swizzle: block-row group (0: none).
-/// Shape: the instruction (0: the dtype's default, 1: double on sm_90's
-/// m16n8k4). Two scratch stages, 16-byte global loads where aligned. The members
-/// GlobalTileLoader reads (BM, BN, BK, team_size, vec, frag_pipe, stages)
-/// have the meaning of GpuTile's.
+/// Shape: the instruction (0: the dtype's default; double on sm_90: 1 =
+/// m16n8k4, 2 = m16n8k8, 3 = m16n8k16). Stages: scratch stages, 2 (one
+/// barrier per K tile) or 1 (two barriers per K tile, half the scratch: for
+/// deep K tiles within Kokkos' 48 KiB of level-0 scratch). 16-byte global
+/// loads where aligned. The members GlobalTileLoader reads (BM, BN, BK,
+/// team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
-          int Shape_ = 0>
+          int Shape_ = 0, int Stages_ = 2>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
-  /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32); 1 = m16n8k4 f64 (double, sm_90).
+  /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
+  /// double on sm_90: 1 = m16n8k4, 2 = m16n8k8, 3 = m16n8k16.
   static constexpr int shape = Shape_;
-  static constexpr int stages = 2;
+  static constexpr int stages = Stages_;
+  static_assert(Stages_ == 1 || Stages_ == 2, "one or two scratch stages");
   static constexpr bool vec = true;
   static constexpr bool frag_pipe = false;
   static constexpr int frag_bytes = 16;
@@ -88,20 +95,29 @@ namespace detail {
 /// The instruction of gemm_tiled_mma for T and GpuMmaTile::shape: DMMA
 /// m8n8k4 (or m16n8k4 with shape 1) for double, TF32 m16n8k8 (3xTF32) for float.
 template <class T, int Shape>
-using MmaShapeOf =
-    std::conditional_t<std::is_same_v<T, double>, std::conditional_t<Shape == 1, MmaF64m16n8k4, MmaF64m8n8k4>,
-                       MmaTf32m16n8k8>;
+using MmaShapeOf = std::conditional_t<
+    std::is_same_v<T, double>,
+    std::conditional_t<Shape == 1, MmaF64m16n8k4,
+                       std::conditional_t<Shape == 2, MmaF64m16n8k8,
+                                          std::conditional_t<Shape == 3, MmaF64m16n8k16, MmaF64m8n8k4>>>,
+    MmaTf32m16n8k8>;
 
-/// The two scratch stages of a gemm_tiled_mma team (layout: file comment).
+/// The scratch stages of a gemm_tiled_mma team (layout: file comment). For
+/// float (3xTF32) a stage holds two parts, the big and the scaled small
+/// TF32 parts of the tile (tf32_split, done once per element when the tile
+/// is stored), each part laid out as a double stage's A and B.
 template <class Cfg, class T>
 struct MmaScratch {
   using Chunk = Chunk16<T>;
   static constexpr int lda_s = Cfg::BK + 4;                                ///< As row pitch, elements
   static constexpr int ldb_s = Cfg::BN + (sizeof(T) == 8 ? 4 : 8);         ///< Bs row pitch, elements
   static constexpr int a_elems = Cfg::BM * lda_s;
-  static constexpr int stage_elems = a_elems + Cfg::BK * ldb_s;
-  static constexpr std::size_t bytes = std::size_t(2 * stage_elems) * sizeof(T) + sizeof(Chunk);
-  static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0,
+  static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
+  static constexpr int part_elems = a_elems + Cfg::BK * ldb_s;             ///< one part's A and B
+  static constexpr int stage_elems = parts * part_elems;
+  static constexpr std::size_t bytes = std::size_t(Cfg::stages * stage_elems) * sizeof(T) + sizeof(Chunk);
+  static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0 &&
+                    (part_elems * sizeof(T)) % 16 == 0,
                 "scratch rows: 16-byte aligned");
 
   T* smem;
@@ -111,8 +127,14 @@ struct MmaScratch {
     const std::size_t mis = reinterpret_cast<std::uintptr_t>(raw) % sizeof(Chunk);
     smem = reinterpret_cast<T*>(raw + (mis ? sizeof(Chunk) - mis : 0));
   }
-  KOKKOS_INLINE_FUNCTION T* a(const int s) const { return smem + s * stage_elems; }
-  KOKKOS_INLINE_FUNCTION T* b(const int s) const { return smem + s * stage_elems + a_elems; }
+  /// Stage s's A (part 0: the values, or 3xTF32's big parts; part 1: the scaled small parts).
+  KOKKOS_INLINE_FUNCTION T* a(const int s, const int part = 0) const {
+    return smem + s * stage_elems + part * part_elems;
+  }
+  /// Stage s's B (parts as a()).
+  KOKKOS_INLINE_FUNCTION T* b(const int s, const int part = 0) const {
+    return smem + s * stage_elems + part * part_elems + a_elems;
+  }
 };
 
 /// One warp's MMA tiles in a gemm_tiled_mma team: fragment reads from
@@ -121,7 +143,7 @@ struct MmaScratch {
 template <class Cfg, class T>
 struct MmaWarpTile {
   using Shape = MmaShapeOf<T, Cfg::shape>;
-  static_assert(Cfg::shape == 0 || std::is_same_v<T, double>, "shape 1 (m16n8k4 f64): double only");
+  static_assert(Cfg::shape == 0 || std::is_same_v<T, double>, "shapes 1-3 (sm_90 f64): double only");
   using Reg = typename Shape::Reg;
   using Scratch = MmaScratch<Cfg, T>;
   static constexpr bool split3 = std::is_same_v<T, float>;  ///< 3xTF32
@@ -153,15 +175,42 @@ struct MmaWarpTile {
     for (int r = 0; r < BR; ++r)
       b[r] = Bs[(ks * Shape::K + Shape::b_row(ln, r)) * Scratch::ldb_s + wn + nj * Shape::N + Shape::b_col(ln, r)];
   }
-  /// Elements -> registers: the value itself (double), or the 3xTF32 split (float; small scaled by 2^11).
+  /// Scratch elements -> registers: the value itself (double), or the TF32
+  /// bits of a part already split in scratch (float).
   template <int R>
-  KOKKOS_INLINE_FUNCTION static void to_regs(const T (&x)[R], Reg (&big)[R], Reg (&small)[R]) {
+  KOKKOS_INLINE_FUNCTION static void to_regs(const T (&x)[R], Reg (&r)[R]) {
     MMAPP_UNROLL
-    for (int r = 0; r < R; ++r) {
-      if constexpr (split3)
-        tf32_split(x[r], big[r], small[r]);
-      else
-        big[r] = small[r] = x[r];
+    for (int i = 0; i < R; ++i) {
+      if constexpr (split3) {
+#if defined(__CUDA_ARCH__)
+        r[i] = __float_as_uint(x[i]);
+#else
+        std::memcpy(&r[i], &x[i], sizeof(Reg));
+#endif
+      } else {
+        r[i] = x[i];
+      }
+    }
+  }
+  /// The 3xTF32 split of a chunk being stored: big and scaled small parts (float), or the chunk itself.
+  template <class Chunk>
+  KOKKOS_INLINE_FUNCTION static void split_chunk(const Chunk& x, Chunk& big, Chunk& small) {
+    if constexpr (split3) {
+      MMAPP_UNROLL
+      for (int e = 0; e < Chunk::width; ++e) {
+        std::uint32_t ub, us;
+        tf32_split(x.v[e], ub, us);
+#if defined(__CUDA_ARCH__)
+        big.v[e] = __uint_as_float(ub);
+        small.v[e] = __uint_as_float(us);
+#else
+        std::memcpy(&big.v[e], &ub, sizeof ub);
+        std::memcpy(&small.v[e], &us, sizeof us);
+#endif
+      }
+    } else {
+      big = x;
+      (void)small;
     }
   }
 
@@ -185,20 +234,38 @@ struct MmaWarpTile {
   KOKKOS_INLINE_FUNCTION void tile(const Scratch& st, const int s, T (&acc)[MI][NJ][CR], T (&dc)[MI][NJ][CR]) const {
     const T* const As = st.a(s);
     const T* const Bs = st.b(s);
+    const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
+    const T* const Bs1 = st.b(s, Scratch::parts - 1);
+    // A fragments of all MI rows at once (a_late: one row's just before its
+    // MMAs; measured on sm_90 with wide fragments: more spills and 10-20%
+    // slower, docs/performance.md, so off).
+    constexpr bool a_late = false;
+    constexpr int MA = a_late ? 1 : MI;
+    auto load_a = [&](const int ks, const int mi, Reg (&ab)[MA][AR], Reg (&as)[split3 ? MA : 1][AR]) {
+      T x[AR];
+      raw_a(As, lane, mi, ks, x);
+      to_regs(x, ab[a_late ? 0 : mi]);
+      if constexpr (split3) {
+        raw_a(As1, lane, mi, ks, x);
+        to_regs(x, as[a_late ? 0 : mi]);
+      }
+    };
     MMAPP_UNROLL
     for (int ks = 0; ks < KS; ++ks) {
-      Reg ab[MI][AR], as[MI][AR], bb[NJ][BR], bs[NJ][BR];
-      MMAPP_UNROLL
-      for (int mi = 0; mi < MI; ++mi) {
-        T x[AR];
-        raw_a(As, lane, mi, ks, x);
-        to_regs(x, ab[mi], as[mi]);
+      Reg ab[MA][AR], as[split3 ? MA : 1][AR], bb[NJ][BR], bs[split3 ? NJ : 1][BR];
+      if constexpr (!a_late) {
+        MMAPP_UNROLL
+        for (int mi = 0; mi < MI; ++mi) load_a(ks, mi, ab, as);
       }
       MMAPP_UNROLL
       for (int nj = 0; nj < NJ; ++nj) {
         T x[BR];
         raw_b(Bs, lane, nj, ks, x);
-        to_regs(x, bb[nj], bs[nj]);
+        to_regs(x, bb[nj]);
+        if constexpr (split3) {
+          raw_b(Bs1, lane, nj, ks, x);
+          to_regs(x, bs[nj]);
+        }
       }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       const Reg(*gab)[AR] = nullptr;
@@ -218,26 +285,32 @@ struct MmaWarpTile {
           T xa[AR], xb[BR];
           raw_a(As, l, mi, ks, xa);
           raw_b(Bs, l, nj, ks, xb);
-          to_regs(xa, gab_[l], gas_[l]);
-          to_regs(xb, gbb_[l], gbs_[l]);
+          to_regs(xa, gab_[l]);
+          to_regs(xb, gbb_[l]);
+          raw_a(As1, l, mi, ks, xa);
+          raw_b(Bs1, l, nj, ks, xb);
+          to_regs(xa, gas_[l]);
+          to_regs(xb, gbs_[l]);
         }
       };
 #endif
       MMAPP_UNROLL
       for (int mi = 0; mi < MI; ++mi) {
+        if constexpr (a_late) load_a(ks, mi, ab, as);
+        const int ai = a_late ? 0 : mi;
         MMAPP_UNROLL
         for (int nj = 0; nj < NJ; ++nj) {
           gather(mi, nj);
           if constexpr (split3) {
-            mma(dc[mi][nj], as[mi], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
-            mma(dc[mi][nj], ab[mi], bs[nj], dc[mi][nj], lane, gab, gbs);
+            mma(dc[mi][nj], as[ai], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
+            mma(dc[mi][nj], ab[ai], bs[nj], dc[mi][nj], lane, gab, gbs);
             const T zero[CR] = {};
             T t[CR];
-            mma(t, ab[mi], bb[nj], zero, lane, gab, gbb);
+            mma(t, ab[ai], bb[nj], zero, lane, gab, gbb);
             MMAPP_UNROLL
             for (int r = 0; r < CR; ++r) acc[mi][nj][r] += t[r];  // FP32, round to nearest
           } else {
-            mma(acc[mi][nj], ab[mi], bb[nj], acc[mi][nj], lane, gab, gbb);
+            mma(acc[mi][nj], ab[ai], bb[nj], acc[mi][nj], lane, gab, gbb);
           }
         }
       }
@@ -349,18 +422,27 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
         typename Loader::FragmentB rb;
         const Loader gl(params, bm, bn, tid, k_end);
         // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
+        // 3xTF32: the split of each element here, once per team, into the two parts.
         auto store = [&](const int s) {
           T* const As = st.a(s);
           T* const Bs = st.b(s);
+          T* const As1 = st.a(s, Scratch::parts - 1);
+          T* const Bs1 = st.b(s, Scratch::parts - 1);
           MMAPP_UNROLL
           for (int l = 0; l < Loader::la; ++l) {
             const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row, kq = (c % Loader::a_per_row) * VW;
-            *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = ra[l];
+            Chunk big, small;
+            Warp::split_chunk(ra[l], big, small);
+            *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
+            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
           }
           MMAPP_UNROLL
           for (int l = 0; l < Loader::lb; ++l) {
             const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row, nq = (c % Loader::b_per_row) * VW;
-            *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = rb[l];
+            Chunk big, small;
+            Warp::split_chunk(rb[l], big, small);
+            *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
+            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
           }
         };
         const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
@@ -369,32 +451,50 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           store(0);
         }
         team.team_barrier();
-        // Two stages, one barrier per K tile; two tiles per trip so that the
-        // stages' scratch offsets are compile-time constants.
-        auto step = [&](const int kt, auto cur) {
-          constexpr int Cur = decltype(cur)::value;
-          const bool more = kt + 1 < ktiles;
-          if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
-          warp.tile(st, Cur, acc, dc);
-          if (more) store(Cur ^ 1);
-          team.team_barrier();
-        };
-        for (int kt = 0; kt < ktiles; kt += 2) {
-          step(kt, std::integral_constant<int, 0>{});
-          if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+        if constexpr (Cfg::stages == 2) {
+          // Two stages, one barrier per K tile; two tiles per trip so that the
+          // stages' scratch offsets are compile-time constants.
+          auto step = [&](const int kt, auto cur) {
+            constexpr int Cur = decltype(cur)::value;
+            const bool more = kt + 1 < ktiles;
+            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+            warp.tile(st, Cur, acc, dc);
+            if (more) store(Cur ^ 1);
+            team.team_barrier();
+          };
+          for (int kt = 0; kt < ktiles; kt += 2) {
+            step(kt, std::integral_constant<int, 0>{});
+            if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+          }
+        } else {
+          // One stage: the next K tile waits in registers while this one is
+          // multiplied; two barriers per K tile.
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const bool more = kt + 1 < ktiles;
+            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+            warp.tile(st, 0, acc, dc);
+            if (more) {
+              team.team_barrier();
+              store(0);
+              team.team_barrier();
+            }
+          }
         }
         warp.store(acc, dc, params, slice, bm, bn);
       });
   plan.reduce(space, C, args.beta);
 }
 
-/// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16":
-/// the m16n8k4 shape) or
+/// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
+/// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
+/// scratch stage) or
 /// "3xtf32 w32x32 lb3 splitk1024".
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
-  std::string t = std::is_same_v<T, double> ? (Cfg::shape == 1 ? "dmma16" : "dmma") : "3xtf32";
+  static constexpr const char* dnames[4] = {"dmma", "dmma16", "dmma16k8", "dmma16k16"};
+  std::string t = std::is_same_v<T, double> ? dnames[Cfg::shape] : "3xtf32";
   t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
+  if (Cfg::stages == 1) t += " 1st";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);

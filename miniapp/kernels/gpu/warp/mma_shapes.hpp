@@ -16,6 +16,12 @@
 //   f64 m16n8k4  A (16x4): a0 = A(g, t), a1 = A(g+8, t)      (sm_90; PTX ISA 7.8)
 //                B (4x8):  b0 = B(t, g)
 //                C (16x8): c0 = C(g, 2t), c1 = C(g, 2t+1), c2 = C(g+8, 2t), c3 = C(g+8, 2t+1)
+//   f64 m16n8k8  A (16x8): a_i = A(g + 8 (i & 1), t + 4 (i >> 1)), i < 4 (sm_90; PTX ISA 7.8)
+//                B (8x8):  b_i = B(t + 4 i, g), i < 2
+//   f64 m16n8k16 A (16x16): a_i = A(g + 8 (i & 1), t + 4 (i >> 1)), i < 8 (sm_90; PTX ISA 7.8)
+//                B (16x8): b_i = B(t + 4 i, g), i < 4
+//                C of both: as m16n8k4's (the f64 k8 and k16 layouts: also NVIDIA
+//                CUTLASS, include/cute/atom/mma_traits_sm90.hpp, SM90_16x8x{8,16}_F64F64F64F64_TN)
 //   tf32 m16n8k8 A (16x8): a0 = A(g, t), a1 = A(g+8, t), a2 = A(g, t+4), a3 = A(g+8, t+4)
 //                B (8x8):  b0 = B(t, g), b1 = B(t+4, g)
 //                C (16x8): c0 = C(g, 2t), c1 = C(g, 2t+1), c2 = C(g+8, 2t), c3 = C(g+8, 2t+1)
@@ -85,6 +91,46 @@ struct MmaF64m16n8k4 {
   }
 #endif
 };
+
+/// FP64 tensor-core MMA with K = 8 or 16, mma.sync.aligned.m16n8k{8,16}.row.col.f64
+/// (sm_90 only): D (16x8) = A (16xK, row) * B (Kx8, col) + C; one
+/// instruction for K/4 m16n8k4 (fewer instructions and fragment moves per FLOP).
+template <int K_>
+struct MmaF64m16n8kX {
+  static_assert(K_ == 8 || K_ == 16, "m16n8k8 or m16n8k16");
+  using Elem = double;
+  using Reg = double;
+  static constexpr int M = 16, N = 8, K = K_, a_regs = K_ / 2, b_regs = K_ / 4, c_regs = 4;
+  static constexpr int min_arch = 900;  ///< __CUDA_ARCH__ from which the instruction exists
+  KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int i) { return (lane >> 2) + (i & 1) * 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int i) { return (lane & 3) + (i >> 1) * 4; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int i) { return (lane & 3) + i * 4; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_col(const int lane, const int) { return lane >> 2; }
+  KOKKOS_INLINE_FUNCTION static constexpr int c_row(const int lane, const int i) { return (lane >> 2) + (i >> 1) * 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int c_col(const int lane, const int i) { return (lane & 3) * 2 + (i & 1); }
+  KOKKOS_INLINE_FUNCTION static double value(const Reg r) { return r; }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __device__ static void mma(double (&d)[4], const Reg (&a)[a_regs], const Reg (&b)[b_regs], const double (&c)[4]) {
+    if constexpr (K_ == 8)
+      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+          "{%10,%11,%12,%13};\n"
+          : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]), "d"(c[0]), "d"(c[1]), "d"(c[2]),
+            "d"(c[3]));
+    else
+      asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+          "{%12,%13,%14,%15}, {%16,%17,%18,%19};\n"
+          : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+            "d"(b[1]), "d"(b[2]), "d"(b[3]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+  }
+#endif
+};
+/// mma.m16n8k8.row.col.f64 (sm_90).
+using MmaF64m16n8k8 = MmaF64m16n8kX<8>;
+/// mma.m16n8k16.row.col.f64 (sm_90).
+using MmaF64m16n8k16 = MmaF64m16n8kX<16>;
 
 /// TF32 tensor-core MMA, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 /// (sm_80 and later): D (16x8, f32) = A (16x8, row, tf32) * B (8x8, col, tf32) + C.
