@@ -63,8 +63,17 @@ if(MMAPP_KOKKOS_SOURCE_DIR)
   # mangling (and fails where no Fortran compiler is installed, as on the GPU
   # image). OpenBLAS on Linux x86-64 exports lower case with a trailing underscore.
   set(F77_BLAS_MANGLE "(name,NAME) name ## _" CACHE STRING "Fortran BLAS symbol mangling")
-  add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos" "${CMAKE_BINARY_DIR}/_deps/kokkos-build")
-  add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos-kernels" "${CMAKE_BINARY_DIR}/_deps/kokkos-kernels-build")
+  # Static (the default), they are linked into the apps: EXCLUDE_FROM_ALL keeps
+  # their install rules (headers, archives, CMake packages) out of
+  # `cmake --install`; shared, they are installed for the apps to load
+  # (cmake/MmappInstall.cmake).
+  set(_mmapp_kokkos_exclude EXCLUDE_FROM_ALL)
+  if(BUILD_SHARED_LIBS)
+    set(_mmapp_kokkos_exclude "")
+  endif()
+  add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos" "${CMAKE_BINARY_DIR}/_deps/kokkos-build" ${_mmapp_kokkos_exclude})
+  add_subdirectory("${MMAPP_KOKKOS_SOURCE_DIR}/kokkos-kernels" "${CMAKE_BINARY_DIR}/_deps/kokkos-kernels-build"
+                   ${_mmapp_kokkos_exclude})
 else()
   find_package(Kokkos REQUIRED)
   find_package(KokkosKernels REQUIRED)

@@ -8,7 +8,9 @@
 #
 # Inputs (environment; each has a default):
 #   MMAPP_ROOT     the mmapp checkout (default: the folder above jobs/)
-#   MMAPP_BIN      the mmapp binary (default: $MMAPP_ROOT/build/<PRESET>/miniapp/mmapp)
+#   MMAPP_BIN      the mmapp binary (default: $MMAPP_ROOT/build/<PRESET>/miniapp/mmapp;
+#                  installed with cmake --install: <prefix>/bin/mmapp, found through
+#                  jobs/install-paths.sh, which the install writes beside this file)
 #   MMAPP_DECK     the input deck (default: $MMAPP_ROOT/inputs/default.yaml);
 #                  a first script argument that is not an option overrides it
 #   MMAPP_ARGS     extra mmapp arguments, split on blanks, e.g. "--set problem.n=4096";
@@ -34,6 +36,12 @@ MMAPP_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${MMAPP_ROOT:=$(dirname "$MMAPP_JOBS_DIR")}"
 # shellcheck source=jobs/site.sh
 source "$MMAPP_JOBS_DIR/site.sh"
+# An installed copy (<prefix>/share/mmapp/jobs): the apps are in <prefix>/bin.
+MMAPP_INSTALLED_BIN_REL=""
+if [[ -f "$MMAPP_JOBS_DIR/install-paths.sh" ]]; then
+  # shellcheck source=/dev/null
+  source "$MMAPP_JOBS_DIR/install-paths.sh"
+fi
 
 mmapp_log() { echo "mmapp-job: $*"; }
 mmapp_die() {
@@ -81,6 +89,9 @@ mmapp_start() {
   MMAPP_PRESET=$preset
   site_modules
   if [[ "$preset" != none ]]; then
+    if [[ -z "${MMAPP_BIN:-}" && -n "$MMAPP_INSTALLED_BIN_REL" ]]; then
+      MMAPP_BIN=$(cd "$MMAPP_JOBS_DIR/$MMAPP_INSTALLED_BIN_REL" 2>/dev/null && pwd)/mmapp
+    fi
     : "${MMAPP_BIN:=$MMAPP_ROOT/build/$preset/miniapp/mmapp}"
     : "${MMAPP_DECK:=$MMAPP_ROOT/inputs/default.yaml}"
     MMAPP_BIN=$(_mmapp_abspath "$MMAPP_BIN")

@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
-"""One table from mmapp JSON reports (mmapp --report FILE).
+"""One table from mmapp JSON reports (mmapp --report FILE): the project's
+table tool (scripts/analysis/plot_reports.py --table calls it with --detail).
 
 Usage:
-  summarize.py REPORT_OR_DIR... [--csv FILE] [--compare FIELD] [--strict]
+  summarize.py REPORT_OR_DIR... [--csv FILE] [--compare FIELD] [--strict] [--detail]
 
 A folder stands for every *.json file in it. Each run of each report is one
-row: kernel, backend, dtype, m, n, k, median ms, GFLOP/s, % of vendor,
-verified. --compare backend prints one row per (kernel, dtype, m, n, k) with a
-column group per backend and the GFLOP/s ratio of the last backend to the
-first. --csv writes every row, with more columns (min/max time, rel. error,
-ranks, threads, host, device, report file). --strict exits 1 when a report is
-unreadable or a run is not verified; otherwise the exit code is 1 only when no
-run was found at all. Standard library only.
+row: kernel, backend, dtype, m, n, k, median ms, CV (the coefficient of
+variation of its repetitions, "noisy" above the report's threshold),
+GFLOP/s, % of vendor ("*": the vendor's own run was noisy), verified. Runs
+that did not finish (error, abandoned) have no times ("-"). --detail adds
+the tile and why it ran (selection), and lists the `tile: auto` candidates
+of each report. --compare backend prints one row per (kernel, dtype, m, n, k)
+with a column group per backend and the GFLOP/s ratio of the last backend to
+the first. --csv writes every row, with more columns (min/max/mean/stddev
+time, samples, status, rel. error, ranks, threads, host, device, compiler,
+schema version, report file). --strict exits 1 when a report is unreadable
+or a run is not verified; otherwise the exit code is 1 only when no run was
+found at all.
+
+Fields are those of docs/report.schema.json (schema_version 2.x). Legacy
+reports (no schema_version: mmapp 0.1.0, before 2.0.0) are read too, without
+the fields they lack (CV "-"), and counted in the last line. Standard
+library only.
 """
 
 import argparse
@@ -29,12 +40,16 @@ COLUMNS = [  # (key, header, format)
     ("n", "n", "{}"),
     ("k", "k", "{}"),
     ("median_ms", "median ms", "{:.3f}"),
+    ("cv_text", "CV", "{}"),
     ("gflops", "GFLOP/s", "{:.1f}"),
-    ("pct_of_vendor", "% vendor", "{:.1f}"),
+    ("pct_text", "% vendor", "{}"),
     ("verified", "verified", "{}"),
 ]
-CSV_EXTRA = ["min_ms", "max_ms", "rel_error", "ranks", "threads", "host", "device",
-             "mmapp_version", "git", "report"]
+DETAIL = [("tile", "tile", "{}"), ("selection", "selection", "{}")]  # --detail: after the kernel
+CSV_KEYS = ["kernel", "tile", "backend", "dtype", "m", "n", "k", "status", "median_ms", "min_ms", "max_ms",
+            "mean_ms", "stddev_ms", "cv", "samples", "noisy", "noise_threshold", "until_stable", "gflops",
+            "pct_of_vendor", "vendor_noisy", "verified", "rel_error", "ranks", "threads", "host", "device",
+            "compiler", "mmapp_version", "git", "schema_version", "selection", "report"]
 SIZE_KEY = ("kernel", "dtype", "m", "n", "k")
 
 
@@ -53,34 +68,75 @@ def ms(time_s, key):
     return None if v is None else 1e3 * v
 
 
-def rows_of(path):
-    """The rows of one report; raises ValueError/OSError when unusable."""
+def load(path):
+    """The parsed report; raises ValueError/OSError when unusable."""
     with open(path) as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
         raise ValueError("no 'runs' list")
+    return doc
+
+
+def rows_of(path, doc=None):
+    """The rows of one report (see docs/report.schema.json for the fields);
+    raises ValueError/OSError when unusable."""
+    doc = doc if doc is not None else load(path)
     prov = doc.get("provenance") or {}
     app = doc.get("mmapp") or {}
+    compiler = ((doc.get("build") or {}).get("compiler") or {})
     rows = []
     for run in doc["runs"]:
+        t = run.get("time_s") if run.get("status", "ok") == "ok" else None  # legacy reports: times of unfinished runs
+        noise = run.get("noise") or {}
+        cv = (t or {}).get("cv")
+        pct = run.get("pct_of_vendor")
         rows.append({
             "kernel": run.get("kernel"),
+            "tile": run.get("tile") or "",
+            "selection": run.get("selection") or "",
             "backend": run.get("backend", prov.get("backend")),
             "dtype": run.get("dtype"),
             "m": run.get("m"), "n": run.get("n"), "k": run.get("k"),
-            "median_ms": ms(run.get("time_s"), "median"),
-            "min_ms": ms(run.get("time_s"), "min"),
-            "max_ms": ms(run.get("time_s"), "max"),
-            "gflops": run.get("gflops"),
-            "pct_of_vendor": run.get("pct_of_vendor"),
+            "status": run.get("status", "ok"),
+            "median_ms": ms(t, "median"),
+            "min_ms": ms(t, "min"),
+            "max_ms": ms(t, "max"),
+            "mean_ms": ms(t, "mean"),
+            "stddev_ms": ms(t, "stddev"),
+            "cv": cv,
+            "samples": (t or {}).get("count"),
+            "noisy": noise.get("noisy"),
+            "noise_threshold": noise.get("cv_threshold"),
+            "cv_text": None if cv is None else f"{100 * cv:.1f}%" + (" noisy" if noise.get("noisy") else ""),
+            "until_stable": (run.get("until_stable") or {}).get("outcome"),
+            "gflops": run.get("gflops") if t is not None else None,
+            "pct_of_vendor": pct,
+            "vendor_noisy": run.get("vendor_noisy"),
+            "pct_text": None if pct is None else f"{pct:.1f}" + ("*" if run.get("vendor_noisy") else ""),
             "verified": run.get("verified"),
             "rel_error": run.get("rel_error"),
             "ranks": prov.get("ranks"), "threads": prov.get("threads"),
             "host": prov.get("host"), "device": prov.get("device"),
+            "compiler": f"{compiler.get('id', '')} {compiler.get('version', '')}".strip() or None,
             "mmapp_version": app.get("version"), "git": app.get("git"),
+            "schema_version": doc.get("schema_version"),
             "report": path,
         })
     return rows
+
+
+def autotune_lines(path, doc):
+    """--detail: each `tile: auto` run's candidates, fastest first."""
+    for run in doc["runs"]:
+        if not run.get("autotune"):
+            continue
+        flop = 2.0 * run["m"] * run["n"] * run["k"]
+        cands = sorted((c for c in run["autotune"] if c.get("median_s")), key=lambda c: c["median_s"])
+        print(f"{path}: tile: auto, {run['kernel']} {run['dtype']} {run['m']}x{run['n']}x{run['k']}: "
+              f"{len(cands)} candidate(s) timed (median of 2, not verified; the chosen one is, in its row)")
+        for c in cands:
+            print(f"   {c['tile']:<44} {c['median_s'] * 1e3:10.3f} ms {flop / c['median_s'] / 1e9:10.1f} GFLOP/s"
+                  + ("  <- chosen" if c.get("chosen") else ""))
 
 
 def cell(value, fmt="{}"):
@@ -107,9 +163,18 @@ def print_table(headers, lines, left, out=sys.stdout):
         print(fmt(r), file=out)
 
 
-def plain_table(rows):
-    print_table([h for _, h, _ in COLUMNS],
-                [[cell(r[k], f) for k, _, f in COLUMNS] for r in rows], left=3)
+def plain_table(rows, detail=False):
+    cols = COLUMNS[:1] + DETAIL + COLUMNS[1:] if detail else COLUMNS
+    sel = 57
+    def fmt(r, k, f):
+        v = r[k]
+        if k == "selection" and v and len(v) > sel + 3:
+            v = v[:sel] + "..."
+        return cell(v or ("-" if k in ("tile", "selection") else v), f)
+    print_table([h for _, h, _ in cols], [[fmt(r, k, f) for k, _, f in cols] for r in rows],
+                left=3 + (len(DETAIL) if detail else 0))
+    if any(r["vendor_noisy"] for r in rows):
+        print("*: the vendor's own run was noisy (its CV above the report's threshold)")
 
 
 def compare_table(rows, field):
@@ -142,7 +207,7 @@ def compare_table(rows, field):
     print_table(headers, lines, left=2)
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("reports", nargs="+", help="report files or folders of them")
     ap.add_argument("--csv", metavar="FILE", help="also write all rows as CSV")
@@ -150,13 +215,19 @@ def main():
                     help="one row per problem, a column group per value of FIELD (e.g. backend)")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 on an unreadable report or a run that is not verified")
-    args = ap.parse_args()
+    ap.add_argument("--detail", action="store_true",
+                    help="add the tile and selection columns and the tile: auto candidates")
+    args = ap.parse_args(argv)
 
-    rows, bad = [], 0
+    rows, bad, legacy = [], 0, 0
     files = report_files(args.reports)
     for path in files:
         try:
-            rows.extend(rows_of(path))
+            doc = load(path)
+            rows.extend(rows_of(path, doc))
+            legacy += "schema_version" not in doc
+            if args.detail:
+                autotune_lines(path, doc)
         except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
             print(f"summarize: cannot use {path}: {e}", file=sys.stderr)
             bad += 1
@@ -169,15 +240,16 @@ def main():
             ap.error(f"--compare: unknown field '{args.compare}'")
         compare_table(rows, args.compare)
     else:
-        plain_table(rows)
+        plain_table(rows, args.detail)
     unverified = sum(1 for r in rows if r["verified"] is not True)
-    print(f"{len(rows)} runs from {len(files) - bad} report(s); {unverified} not verified"
+    noisy = sum(1 for r in rows if r["noisy"])
+    print(f"{len(rows)} runs from {len(files) - bad} report(s); {unverified} not verified; {noisy} noisy"
+          + (f"; {legacy} legacy report(s) (no schema_version, before 2.0.0)" if legacy else "")
           + (f"; {bad} unreadable report(s)" if bad else ""))
 
     if args.csv:
-        keys = [k for k, _, _ in COLUMNS] + CSV_EXTRA
         with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
+            w = csv.DictWriter(f, fieldnames=CSV_KEYS, extrasaction="ignore")
             w.writeheader()
             w.writerows(rows)
     if args.strict and (bad or unverified):

@@ -2,19 +2,26 @@
 // (node-local rank modulo visible GPUs, before Kokkos starts), then Kokkos
 // (ScopeGuard), then the deck, the runs, the table and the report.
 //
-//   mmapp DECK.yaml [--backend openmp|cuda|serial] [--set key=value ...]
-//                   [--report FILE] [--kokkos-threads=N ...]
+//   mmapp DECK.yaml [--backend openmp|cuda|serial] [--set key=value]...
+//                   [--report FILE] [--kokkos-num-threads=N ...]
+//   mmapp --version | --list | --help | --kokkos-help | --kokkos-info
 // Exit codes: 0 all runs verified; 1 a verification failed or a kernel
 // failed; 2 bad input, an unusable report path or a problem that does not fit
-// (nothing computed); 3 an unexpected error; 4 stopped by SIGTERM/SIGINT (the
+// (nothing computed); 3 an unexpected error, or the report's last write
+// failed (README "Report"); 4 stopped by SIGTERM/SIGINT (the
 // partial report, "complete": false, is written); 5 every run ran but
 // verification was off (verify.enabled: false).
+#include "core/exec_spaces.hpp"
+#include "core/kokkos_args.hpp"
+#include "core/printable.hpp"
 #include "deck/config.hpp"
 #include "driver/driver.hpp"
-#include "core/exec_spaces.hpp"
+#include "driver/listing.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "parallel/parallel_env.hpp"
 #include "report/report.hpp"
+#include "report/report_file.hpp"
 #include "core/signals.hpp"
 #include "core/version.hpp"
 
@@ -22,7 +29,9 @@
 #include <Kokkos_Core.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -36,74 +45,156 @@ struct Options {
   std::vector<std::string> sets;
   std::string report;
   bool kokkos_info = false;
+  bool version = false;
+  bool list = false;
 };
 
-/// Splits argv into mmapp's own arguments and Kokkos' (--kokkos-*), which
-/// Kokkos::initialize parses itself.
+/// This process' rank as the launcher tells it (Open MPI, PMIx, MPICH's PMI,
+/// Slurm), before MPI starts; 0 when launched alone. Used only to print the
+/// answers of --help, --version, --list and command-line errors once.
+int launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(var); v && *v) return std::atoi(v);
+  return 0;
+}
+
+/// Splits argv into mmapp's own arguments and Kokkos' (--kokkos-*, but
+/// --kokkos-info, which is mmapp's). A Kokkos flag that takes a value may
+/// give it as the next argument ("--kokkos-threads 2"): it is joined with '='.
 void split_args(int argc, char** argv, std::vector<std::string>& own, std::vector<std::string>& kokkos) {
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    (a.rfind("--kokkos-", 0) == 0 && a != "--kokkos-info" ? kokkos : own).push_back(a);
+    std::string a = argv[i];
+    if (a == "--") {  // the rest is mmapp's (a deck named --kokkos-x.yaml)
+      for (; i < argc; ++i) own.emplace_back(argv[i]);
+      break;
+    }
+    if (!mmapp::is_kokkos_flag(a)) {
+      own.push_back(a);
+      continue;
+    }
+    if (a.find('=') == std::string::npos && mmapp::kokkos_flag_takes_value(a) && i + 1 < argc) a += "=" + std::string(argv[++i]);
+    kokkos.push_back(a);
   }
 }
 
 /// The command line: mmapp's options (parsed by CLI11) and Kokkos' own
-/// (--kokkos-*, left for Kokkos::initialize).
+/// (--kokkos-*, checked and translated for the Kokkos in use: kokkos_args.hpp).
 struct CommandLine {
   Options opt;
-  std::vector<std::string> kokkos_args;
-  bool done = false;  ///< --help printed (or a parse error reported): exit with `code`
+  mmapp::KokkosArgs kokkos;
+  bool done = false;  ///< --help, --version or --list printed, or a bad argument reported: exit with `code`
   int code = 0;
 };
 
-/// Parses argv with CLI11. --help prints on rank 0 and ends with code 0; a
-/// parse error prints on rank 0 and ends with code 2 (done = true).
+/// Parses argv with CLI11 and checks the Kokkos flags; needs neither MPI nor
+/// Kokkos. --help, --version and --list print (on rank 0 only, `root`) and
+/// end with code 0; a bad argument prints one line and ends with code 2
+/// (done = true).
 CommandLine parse_command_line(int argc, char** argv, bool root) {
-  CLI::App app{"mmapp: dense GEMM C = A x B with naive, shared, tiled and vendor (Kokkos Kernels) kernels on "
-               "Kokkos, over MPI ranks (rows of A and C split, B replicated).",
+  CLI::App app{"mmapp: dense GEMM C = A x B with naive, shared, tiled and vendor (cuBLAS / Kokkos Kernels) "
+               "kernels on Kokkos, over MPI ranks: rows of A and C split and B replicated (the row split), or "
+               "every matrix in p x q blocks on a 2-D process grid (parallel.decomposition: {grid: [p, q] | auto}: "
+               "SUMMA, and ScaLAPACK's p?gemm as `scalapack`).",
                "mmapp"};
   CommandLine cl;
   Options& opt = cl.opt;
   app.add_option("deck", opt.deck, "YAML input deck (see inputs/example.yaml); required unless --kokkos-info");
   app.add_option("--backend", opt.backend,
-                 "execution space to run on, overriding run.backend: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
-  app.add_option("--set", opt.sets, "override a deck key, e.g. --set problem.n=4096 (repeatable)");
-  app.add_option("--report", opt.report, "write the JSON report here (overrides output.report)");
+                 "execution space to run on, overriding run.backend: " +
+                     fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
+  app.add_option("--set", opt.sets,
+                 "override a deck key with a YAML value, e.g. --set problem.n=4096, --set "
+                 "parallel.decomposition.grid=auto; one KEY=VALUE per --set, repeatable, anywhere on the line")
+      ->allow_extra_args(false)
+      ->type_name("KEY=VALUE");
+  app.add_option("--report", opt.report,
+                 "write the JSON report to FILE (overrides output.report; the path is taken verbatim)")
+      ->type_name("FILE");
   app.add_flag("--kokkos-info", opt.kokkos_info, "print the Kokkos configuration and the rank placement, then exit");
-  app.footer(
-      "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos::initialize; the device "
-      "of each rank is chosen from its node-local rank.\nExit codes: 0 verified, 1 verification or kernel failed, 2 bad "
-      "input, 3 internal error, 4 stopped by SIGTERM/SIGINT (partial report written), 5 ran but not verified "
-      "(verify.enabled: false).");
+  app.add_flag("--version", opt.version, "print the version, git hash, Kokkos version and backends, then exit");
+  app.add_flag("--list", opt.list,
+               "list backends, SUMMA panel transports, kernels and every kernel variant with its tile label "
+               "(one per line; a deck's tile: takes the label back), then exit");
+  app.footer(fmt::format(
+      "Kokkos flags (checked, and spelt as Kokkos {} reads them): --kokkos-num-threads=N (or --kokkos-threads=N), "
+      "--kokkos-device-id=N, --kokkos-disable-warnings, --kokkos-tools-libs=LIB (or --kokkos-tools-library), "
+      "--kokkos-tools-args=STR, --kokkos-help (Kokkos' own list; then exit); an unknown --kokkos-* flag or a bad "
+      "value is exit 2. The vendor BLAS runs the kernels' thread count. KOKKOS_TOOLS_LIBS is honoured on every "
+      "Kokkos (on 3.4 passed on as KOKKOS_PROFILE_LIBRARY). The device of each rank is chosen from its "
+      "node-local rank.\n"
+      "Exit codes: 0 verified, 1 verification or kernel failed, 2 bad input, 3 internal error, 4 stopped by "
+      "SIGTERM/SIGINT (partial report written), 5 ran but not verified (verify.enabled: false).",
+      mmapp::kokkos_version_string(mmapp::kokkos_version())));
 
-  std::vector<std::string> own;
-  split_args(argc, argv, own, cl.kokkos_args);
+  std::vector<std::string> own, kokkos;
+  split_args(argc, argv, own, kokkos);
+  const auto stop = [&](int code, const std::string& out, const std::string& err) {
+    if (root) std::cout << out << std::flush, std::cerr << err << std::flush;
+    cl.done = true;
+    cl.code = code;
+    return cl;
+  };
   std::vector<std::string> reversed(own.rbegin(), own.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    // --help and --version print and exit 0 on every rank; errors print once and exit 2.
+    // --help prints and exits 0 on every rank; errors print once and exit 2.
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);
-    if (root) std::cout << out.str() << std::flush, std::cerr << err.str() << std::flush;
-    cl.done = true;
-    cl.code = code == 0 ? 0 : 2;
+    // CLI11 quotes the arguments it did not expect: each line through printable().
+    std::istringstream lines(err.str());
+    std::string shown;
+    for (std::string line; std::getline(lines, line);) shown += mmapp::printable(line, 500) + "\n";
+    return stop(code == 0 ? 0 : 2, out.str(), shown);
   }
+  if (opt.version) {
+    std::ostringstream out;
+    mmapp::print_version(out);
+    return stop(0, out.str(), "");
+  }
+  if (opt.list) {
+    std::ostringstream out;
+    mmapp::print_list(out);
+    return stop(0, out.str(), "");
+  }
+  cl.kokkos = mmapp::translate_kokkos_args(kokkos, mmapp::kokkos_version());
+  if (!cl.kokkos.error.empty()) return stop(2, "", "mmapp: error: " + cl.kokkos.error + "\n");
+  if (const std::string env = mmapp::check_kokkos_environment(); !env.empty())
+    return stop(2, "", "mmapp: error: " + env + "\n");
   return cl;
 }
 
-/// Starts Kokkos with the Kokkos arguments of the command line and this
-/// rank's GPU (--kokkos-device-id from the placement).
+/// Starts Kokkos with the (translated) Kokkos arguments of the command line
+/// and this rank's GPU (--kokkos-device-id from the placement, when >= 0).
+/// Kokkos reports a problem with its arguments or environment by throwing:
+/// that is `error` (exit 2 after every rank agreed), never an abort.
 std::unique_ptr<Kokkos::ScopeGuard> start_kokkos(const char* argv0, const std::vector<std::string>& kokkos_args,
-                                                 const mmapp::RankPlacement& place) {
+                                                 int device_id, std::string& error) {
   std::vector<std::string> kargs{argv0};
   for (const auto& a : kokkos_args) kargs.push_back(a);
-  if (place.device_id >= 0) kargs.push_back("--kokkos-device-id=" + std::to_string(place.device_id));
+  if (device_id >= 0) kargs.push_back("--kokkos-device-id=" + std::to_string(device_id));
   std::vector<char*> kargv;
   for (auto& a : kargs) kargv.push_back(a.data());
   int kargc = int(kargv.size());
   kargv.push_back(nullptr);
-  return std::make_unique<Kokkos::ScopeGuard>(kargc, kargv.data());
+  try {
+    return std::make_unique<Kokkos::ScopeGuard>(kargc, kargv.data());
+  } catch (const std::exception& e) {
+    error = "Kokkos::initialize refused its arguments: " + mmapp::printable(e.what(), 500);
+    return nullptr;
+  }
+}
+
+/// The host threads of this rank's kernels: 1 on the serial backend, else
+/// the default host execution space's concurrency (OpenMP's pool).
+int kernel_host_threads(const std::string& backend) {
+  return backend == "serial" ? 1 : int(Kokkos::DefaultHostExecutionSpace().concurrency());
+}
+
+/// Where the report's path came from, for messages: "--report", or the
+/// deck's output.report.
+std::string report_what(const Options& opt, const mmapp::Config& cfg) {
+  return opt.report.empty() ? mmapp::escape_invalid_utf8(cfg.deck_path) + ": output.report" : "--report";
 }
 
 /// One progress line on stderr (rank 0) after each finished run.
@@ -119,24 +210,36 @@ void print_progress(const mmapp::RunRecord& r, int done, int total, double elaps
 }
 
 /// Runs the deck, prints the table and writes the report (rank 0); returns
-/// the exit code, the same on every rank. Collective.
+/// the exit code, the same on every rank. Collective. `report_what` names
+/// where the report path came from ("--report" or "DECK: output.report").
 int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
-                   const std::vector<std::string>& backends, const mmapp::Provenance& prov) {
+                   const std::vector<std::string>& backends, const mmapp::Provenance& prov,
+                   const std::string& report_what) {
   const bool root = place.rank == 0;
   mmapp::DriverHooks hooks;
   hooks.progress = print_progress;
   // Rank 0 keeps every finished run and rewrites the report after each one
-  // ("complete": false), so a job killed later still leaves its results.
-  // A stop signal makes it "stopped_by" at once (StopWatcher's thread), as
-  // the launcher may kill the ranks before they reach the next stop point.
+  // ("complete": false), so a job killed later still leaves its results. A
+  // failed rewrite is a warning (the first one, then a count at the end): the
+  // file keeps its last complete version and the next run tries again. A stop
+  // signal makes it "stopped_by" at once (StopWatcher's thread), as the
+  // launcher may kill the ranks before they reach the next stop point.
   std::vector<mmapp::RunRecord> finished;
   std::mutex report_mutex;
+  std::unique_ptr<mmapp::ReportWriter> writer;
+  if (root && !cfg.report_path.empty())
+    writer = std::make_unique<mmapp::ReportWriter>(cfg.report_path, report_what, cfg, prov);
+  int failed_rewrites = 0;
   const auto write_partial = [&](int sig) {  // report_mutex held
-    if (cfg.report_path.empty()) return;
+    if (!writer) return;
     try {
-      mmapp::write_json_report(cfg.report_path, cfg, prov, finished, {false, sig ? mmapp::signal_name(sig) : ""});
+      if (sig)
+        writer->finish(finished, {false, mmapp::signal_name(sig)});  // whole, with "stopped_by"
+      else
+        writer->update(finished);
     } catch (const std::exception& e) {
-      std::cerr << "mmapp: warning: " << e.what() << " (the run goes on)\n";
+      if (failed_rewrites++ == 0)
+        std::cerr << "mmapp: warning: " << e.what() << " (the run goes on; the report is tried again after each run)\n";
     }
   };
   hooks.records_so_far = [&](const std::vector<mmapp::RunRecord>& so_far) {
@@ -173,13 +276,17 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
     if (stopped_by)
       std::cout << "stopped by " << mmapp::signal_name(stopped_by) << " after " << runs.size()
                 << " run(s); the report is partial (\"complete\": false)\n";
-    if (!cfg.report_path.empty()) {
+    if (writer) {
+      // The last write fails: exit 3, whatever the runs' verdict, and the file
+      // keeps its last complete version ("complete": false) or stays absent.
       try {
-        mmapp::write_json_report(cfg.report_path, cfg, prov, runs,
-                                 {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
-        std::cout << "report written to " << cfg.report_path << "\n";
+        writer->finish(runs, {!stopped_by, stopped_by ? mmapp::signal_name(stopped_by) : ""});
+        std::cout << "report written to " << mmapp::escape_invalid_utf8(cfg.report_path) << "\n";
+        if (failed_rewrites)
+          std::cerr << "mmapp: note: " << failed_rewrites << " of the report's rewrites during the run failed; the "
+                    << "last one succeeded\n";
       } catch (const std::exception& e) {
-        std::cerr << "mmapp: error: " << e.what() << "\n";
+        std::cerr << "mmapp: error: " << e.what() << " (the report is not complete; the table above is)\n";
         code = 3;
       }
     }
@@ -193,42 +300,63 @@ int run_and_report(const mmapp::Config& cfg, const mmapp::RankPlacement& place,
 int main(int argc, char* argv[]) {
   mmapp::hold_stop_signals();          // a stop signal from here on is kept (across the re-exec too)
   mmapp::ensure_host_blas_core(argv);  // may re-exec: before MPI starts
+  const std::vector<std::string> command_line(argv, argv + argc);  // as given, for the report
+  // The command line first: --help, --version, --list and bad arguments end
+  // here, the same on every rank, without MPI or Kokkos.
+  const CommandLine cl = parse_command_line(argc, argv, launcher_rank() == 0);
+  if (cl.done) return cl.code;
+  const Options& opt = cl.opt;
+  if (cl.kokkos.help) {  // Kokkos prints its flags (once) in initialize; nothing runs
+    std::vector<std::string> args = cl.kokkos.args;
+    if (launcher_rank() != 0) args.erase(std::remove(args.begin(), args.end(), "--kokkos-help"), args.end());
+    std::string error;
+    const auto kokkos = start_kokkos(argv[0], args, -1, error);
+    if (!error.empty() && launcher_rank() == 0) std::cerr << "mmapp: error: " << error << "\n";
+    return error.empty() ? 0 : 2;
+  }
+
   mmapp::install_stop_handlers();  // a signal during MPI's start-up is kept too
   mmapp::MpiSession mpi(argc, argv);
   mmapp::install_stop_handlers();  // again: MPI_Init may have set its own
   const mmapp::RankPlacement place = mmapp::place_rank();
   const bool root = place.rank == 0;
-  const CommandLine cl = parse_command_line(argc, argv, root);
-  if (cl.done) return cl.code;
-  const Options& opt = cl.opt;
 
   // Input errors before Kokkos starts: bad input never touches a device. One
   // line from rank 0, the same exit code on every rank.
   const auto fail = [root](const std::string& why, int code) {
-    if (root) std::cerr << "mmapp: error: " << why << "\n";
+    if (root) std::cerr << "mmapp: error: " << mmapp::printable(why, mmapp::kMaxMessageChars) << "\n";
     return code;
   };
+  // Kokkos Tools: KOKKOS_TOOLS_LIBS for a Kokkos that reads only
+  // KOKKOS_PROFILE_LIBRARY (every rank sets it; rank 0 says so first).
+  const mmapp::ToolsEnv tools = mmapp::forward_kokkos_tools_libs(mmapp::kokkos_version());
+  if (root && !tools.note.empty()) std::cout << "mmapp: note: " << tools.note << "\n" << std::flush;
   if (opt.deck.empty() && !opt.kokkos_info) return fail("no deck given (mmapp DECK.yaml ...; see --help)", 2);
   mmapp::Config cfg;
   std::vector<std::string> backends(place.size, mmapp::default_backend());
-  std::string input_error;
+  std::string input_error = tools.error;
   try {
-    std::vector<std::string> overrides = opt.sets;
-    if (!opt.backend.empty()) overrides.push_back("run.backend=" + opt.backend);
-    if (!opt.report.empty()) overrides.push_back("output.report=" + opt.report);
-    if (!opt.kokkos_info) {
-      cfg = mmapp::parse_deck(opt.deck, overrides);
+    // --backend and --report are strings, taken verbatim (never YAML).
+    std::vector<mmapp::FlagOverride> flags;
+    if (!opt.backend.empty()) flags.push_back({"run.backend", opt.backend, "--backend"});
+    if (!opt.report.empty()) flags.push_back({"output.report", opt.report, "--report"});
+    mmapp::host::selected_host_isa();  // MMAPP_HOST_ISA: an unknown level or one this CPU lacks is bad input
+    if (!opt.kokkos_info && input_error.empty()) {
+      cfg = mmapp::parse_deck(opt.deck, opt.sets, flags);
       backends = mmapp::backends_per_rank(cfg, place.size);
     }
     // The report's path, before anything is computed: a long sweep must not
     // find out at its end that it cannot write (rank 0 writes it).
-    if (root && !opt.kokkos_info) input_error = mmapp::check_report_path(cfg.report_path);
-  } catch (const std::exception& e) {  // DeckError, or RunError(2) for run.backend
+    if (root && !opt.kokkos_info && input_error.empty())
+      input_error = mmapp::check_report_target(cfg.report_path, report_what(opt, cfg));
+  } catch (const std::exception& e) {  // DeckError, HostIsaError, or RunError(2) for run.backend
     input_error = e.what();
   }
   if (std::string why = mmapp::first_error(input_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);
-  if (root)
+  if (root) {
+    for (const auto& note : cl.kokkos.notes) std::cerr << "mmapp: note: " << note << "\n";
     for (const auto& note : cfg.notes) std::cerr << "mmapp: note: " << note << "\n";
+  }
   const bool uses_gpu = backends[place.rank] == "cuda";  // this rank's own backend
   if (const std::string why = mmapp::check_placement(place, uses_gpu, cfg.share_devices); !why.empty())
     return fail(why, 2);
@@ -236,22 +364,32 @@ int main(int argc, char* argv[]) {
   // cuBLAS must run plain FP32/FP64 so the reference is comparable: never TF32
   // (NVIDIA_TF32_OVERRIDE=0 forbids it in every CUDA library of the process).
   setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
-  const auto kokkos = start_kokkos(argv[0], cl.kokkos_args, place);
+  std::string kokkos_error;
+  const auto kokkos = start_kokkos(argv[0], cl.kokkos.args, place.device_id, kokkos_error);
+  if (std::string why = mmapp::first_error(kokkos_error, MPI_COMM_WORLD); !why.empty()) return fail(why, 2);
+  // The vendor BLAS runs what the kernels run, however the count was given.
+  const int threads = kernel_host_threads(backends[place.rank]);
+  const int blas_threads = mmapp::set_host_blas_threads(threads);
+  if (root && blas_threads > 0)
+    if (const char* e = std::getenv("OPENBLAS_NUM_THREADS"); e && std::atoi(e) != blas_threads)
+      std::cerr << "mmapp: note: OPENBLAS_NUM_THREADS=" << mmapp::printable(e)
+                << " not used: the vendor BLAS runs the kernels' " << blas_threads << " thread(s)\n";
 
   int code = 0;
   try {
-    const mmapp::Provenance prov = mmapp::collect_provenance(place, backends);
+    const mmapp::Provenance prov = mmapp::collect_provenance(place, backends, command_line);
     if (root) mmapp::print_placement(std::cout, prov);
     if (opt.kokkos_info) {
       if (root) Kokkos::print_configuration(std::cout, true);
       return 0;
     }
     if (root) std::cout << "deck " << cfg.deck_path << "\n" << std::flush;
-    code = run_and_report(cfg, place, backends, prov);
+    code = run_and_report(cfg, place, backends, prov, report_what(opt, cfg));
   } catch (const mmapp::RunError& e) {
     code = fail(e.what(), e.exit_code);
   } catch (const std::exception& e) {
-    std::cerr << "mmapp: rank " << place.rank << ": fatal: " << e.what() << "\n" << std::flush;
+    std::cerr << "mmapp: rank " << place.rank << ": fatal: " << mmapp::printable(e.what(), mmapp::kMaxMessageChars)
+              << "\n" << std::flush;
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
   return code;

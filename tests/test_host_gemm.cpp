@@ -7,6 +7,8 @@
 //    block, against an independent double triple loop, beta = 0 (C = NaN on
 //    entry) and beta != 0, with padded leading dimensions (stride(0) > extent(1));
 //  - gemm_rows for 1 .. 2R+1 rows and a partial column strip;
+//  - both for every micro-kernel of every ISA level compiled that this CPU
+//    runs (host_isa.hpp), not only the level the dispatcher picks;
 //  - a too small workspace is refused;
 //  - the registry's host rule picks the few-rows variant below the packed
 //    kernel's MR rows, the packed one from MR rows up.
@@ -14,6 +16,7 @@
 #include "gemm_check.hpp"
 #include "deck/init.hpp"
 #include "kernels/catalog.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/host/tiled_host.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
@@ -23,6 +26,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -47,10 +51,18 @@ using HostSpaces = decltype(std::tuple_cat(std::declval<mmapp::detail::SerialLis
 using mmapp_test::count_bad;
 using mmapp_test::padded;
 
+/// The ISA levels of this build that this CPU runs: every one is tested, not
+/// only the one the dispatcher picks.
+std::vector<const mmapp::host::HostIsaKernels*> runnable_isas() {
+  std::vector<const mmapp::host::HostIsaKernels*> v;
+  for (const auto* isa : mmapp::host::compiled_host_isas())
+    if (mmapp::host::cpu_supports_level(isa->level)) v.push_back(isa);
+  return v;
+}
+
 template <class Space, class T>
-void check_goto_tiny_caches() {
-  constexpr int MR = mmapp::host::simd_registers >= 32 ? 8 : 4, NV = 3;
-  constexpr int NR = NV * mmapp::host::lanes<T>;
+void check_goto_tiny_caches(const mmapp::host::HostMicroKernel<T>& uk) {
+  const int MR = uk.mr, NR = uk.nr;
   const HostCaches caches = tiny_caches();
   struct Case {
     long m, n, k;
@@ -66,14 +78,16 @@ void check_goto_tiny_caches() {
     if (s.m > 2 * MR) CHECK(blk.m_blocks > 1);
     if (s.n > 2 * NR) CHECK(blk.nc < s.n);
     if (s.k > 512) CHECK(blk.kc < s.k);
-    mmapp::Workspace<Space> work("work", mmapp::host::goto_workspace_bytes<T, MR, NV>(s.m, s.n, s.k, caches));
+    mmapp::Workspace<Space> work("work",
+                                 mmapp::host::goto_workspace_bytes(s.m, s.n, s.k, MR, NR, int(sizeof(T)), caches));
     for (const int team : {0, 1}) {  // one team of every thread; teams of one thread each
       for (const T beta : {T(0), T(0.5)}) {
-        INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " m=" << s.m << " n=" << s.n
-                           << " k=" << s.k << " team_size=" << team << " beta=" << beta);
+        INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " " << MR << "x" << NR
+                           << " m=" << s.m << " n=" << s.n << " k=" << s.k << " team_size=" << team
+                           << " beta=" << beta);
         auto C = padded<Space, T>(s.m, s.n, 7, 2, 11);
         if (beta == T(0)) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
-        mmapp::host::gemm_goto<MR, NV>(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, work}, caches, team);
+        mmapp::host::gemm_goto(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, work}, caches, uk, team);
         Kokkos::fence();
         CHECK(count_bad<T>(A, B, C0, C, beta) == 0);
       }
@@ -82,21 +96,41 @@ void check_goto_tiny_caches() {
 }
 
 template <class Space, class T>
-void check_rows_every_row_count() {
-  constexpr int R = 6, NV = mmapp::host::simd_registers >= 32 ? 4 : 2;
-  constexpr int NR = NV * mmapp::host::lanes<T>;
-  const long n = 2 * NR + 3, k = 3 * mmapp::host::rows_kb + 5;
+void check_rows_every_row_count(const mmapp::host::HostMicroKernel<T>& uk) {
+  const int R = uk.mr, NR = uk.nr;
+  const long n = 2 * NR + 3, k = 3 * 32 + 5;  // K: several passes of the kernel's 32 values of k, and a partial one
   for (long m = 1; m <= 2 * R + 1; ++m)
     for (const T beta : {T(0), T(-1)}) {
-      INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " m=" << m << " beta=" << beta);
+      INFO(Space::name() << " " << (sizeof(T) == 4 ? "float" : "double") << " " << R << "x" << NR << " m=" << m
+                         << " beta=" << beta);
       const auto A = padded<Space, T>(m, k, 1, 0, 5), B = padded<Space, T>(k, n, 2, 1, 5);
       const auto C0 = padded<Space, T>(m, n, 3, 2, 5);
       auto C = padded<Space, T>(m, n, 3, 2, 5);
       if (beta == T(0)) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
-      mmapp::host::gemm_rows<R, NV>(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, {}});
+      mmapp::host::gemm_rows(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, beta, {}}, uk);
       Kokkos::fence();
       CHECK(count_bad<T>(A, B, C0, C, beta) == 0);
     }
+}
+
+/// Every goto (or rows) micro-kernel of every ISA level this CPU runs.
+template <class Space, class T>
+void check_every_isa(const char* tag) {
+  const auto isas = runnable_isas();
+  REQUIRE(!isas.empty());
+  for (const auto* isa : isas) {
+    INFO("host ISA " << isa->name);
+    int tested = 0;
+    for (const auto& uk : mmapp::host::isa_kernels<T>(*isa)) {
+      if (std::string(uk.tag) != tag) continue;
+      ++tested;
+      if (uk.rows)
+        check_rows_every_row_count<Space, T>(uk);
+      else
+        check_goto_tiny_caches<Space, T>(uk);
+    }
+    CHECK(tested >= 1);
+  }
 }
 
 }  // namespace
@@ -184,26 +218,28 @@ TEST_CASE("host caches are read from the machine", "[host]") {
   CHECK(mmapp::host::detail::parse_size("") == 0);
 }
 
-TEMPLATE_LIST_TEST_CASE("gemm_goto: every block loop more than once, padded rows, both betas", "[host][kernels]",
-                        HostSpaces) {
-  check_goto_tiny_caches<TestType, float>();
-  check_goto_tiny_caches<TestType, double>();
+TEMPLATE_LIST_TEST_CASE("gemm_goto: every block loop more than once, padded rows, both betas, every ISA",
+                        "[host][kernels][host_isa]", HostSpaces) {
+  check_every_isa<TestType, float>("goto");
+  check_every_isa<TestType, double>("goto");
 }
 
-TEMPLATE_LIST_TEST_CASE("gemm_rows: every row count up to 2R + 1, partial strip", "[host][kernels]", HostSpaces) {
-  check_rows_every_row_count<TestType, float>();
-  check_rows_every_row_count<TestType, double>();
+TEMPLATE_LIST_TEST_CASE("gemm_rows: every row count up to 2R + 1, partial strip, every ISA",
+                        "[host][kernels][host_isa]", HostSpaces) {
+  check_every_isa<TestType, float>("rows");
+  check_every_isa<TestType, double>("rows");
 }
 
 TEMPLATE_LIST_TEST_CASE("gemm_goto refuses a workspace that is too small", "[host]", HostSpaces) {
   using Space = TestType;
   const long m = 20, n = 30, k = 40;
   mmapp::Matrix<float, Space> A("A", m, k), B("B", k, n), C("C", m, n);
-  constexpr int MR = mmapp::host::simd_registers >= 32 ? 8 : 4;
-  const auto need = mmapp::host::goto_workspace_bytes<float, MR, 3>(m, n, k, tiny_caches());
+  const auto uk = mmapp::host::isa_kernels<float>(mmapp::host::selected_host_isa()).front();
+  REQUIRE(std::string(uk.tag) == "goto");
+  const auto need = mmapp::host::goto_workspace_bytes(m, n, k, uk.mr, uk.nr, 4, tiny_caches());
   const auto run = [&](std::size_t bytes) {
     mmapp::Workspace<Space> work("work", bytes);
-    mmapp::host::gemm_goto<MR, 3>(Space{}, mmapp::GemmArgs<Space, float>{A, B, C, 0.0f, work}, tiny_caches());
+    mmapp::host::gemm_goto(Space{}, mmapp::GemmArgs<Space, float>{A, B, C, 0.0f, work}, tiny_caches(), uk);
     Kokkos::fence();
   };
   CHECK_THROWS_AS(run(need - 1), std::invalid_argument);

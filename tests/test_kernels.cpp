@@ -15,6 +15,7 @@
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/vendor/vendor.hpp"
 #include "core/exec_spaces.hpp"
+#include "gemm_check.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -121,6 +122,10 @@ void check_identity_exact() {
   mmapp::fill_matrix<T>(hI, 1, 0, mmapp::Init::identity, 7);
   const auto A = to_device<Space, T>(hA), I = to_device<Space, T>(hI);
   for (const auto& v : mmapp::kernel_variants<Space, T>()) {
+    // 3xTF32 (tiled_gpu_mma.hpp) holds each element of A as big + small
+    // with 11 + 11 significant bits: not exact for the 24-bit ones, by
+    // construction; its accuracy is checked against the reference bound.
+    if (v.tag.rfind("3xtf32", 0) == 0) continue;
     INFO(Space::name() << " " << v.name << " " << v.shape());
     const auto C = run_kernel<Space, T>(v, A, I, mmapp::HostMatrix<T>(), T(0));
     long differ = 0;
@@ -258,9 +263,27 @@ void check_gpu_shape_rule() {
       INFO(m << "x" << n << "x" << k << ": " << why);
       return v.shape();
     };
-    CHECK(tag(double(0), 8192, 8192, 8192) == "64x128x8/8x8 w32x64 2st vec sw8 lb2 fragdb");
-    CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/8x6 w32x48 2st vec lb2 splitk1024");
-    CHECK(tag(double(0), 64, 64, 1048576) == "64x64x8/8x4 w32x32 2st vec lb3 splitk1024");
+    // The FP64 tensor-core variants, where this build has them (sm_80 and later).
+    bool dmma = false, sm90 = false;  // sm_90: the m16n8k8 / m16n8k16 variants
+    for (const auto& v : mmapp::variants_named<Space, double>("tiled")) {
+      dmma = dmma || v.tag.rfind("dmma", 0) == 0;
+      sm90 = sm90 || v.tag.rfind("dmma16", 0) == 0;
+    }
+    if (sm90) {
+      CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
+      CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");
+      CHECK(tag(double(0), 64, 64, 1048576) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");
+      CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
+    } else if (dmma) {
+      CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma w64x32 lb2 sw8");
+      CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma w32x32 lb3 splitk1024");
+      CHECK(tag(double(0), 64, 64, 1048576) == "64x64x16/32x32 dmma w32x32 lb3 splitk1024");
+      CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma w32x32 lb3 sw8");
+    } else {
+      CHECK(tag(double(0), 8192, 8192, 8192) == "64x128x8/8x8 w32x64 2st vec sw8 lb2 fragdb");
+      CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/8x6 w32x48 2st vec lb2 splitk1024");
+      CHECK(tag(double(0), 64, 64, 1048576) == "64x64x8/8x4 w32x32 2st vec lb3 splitk1024");
+    }
     CHECK(tag(double(0), 16, 8192, 8192) == "8x64x256/8x2 gemv-cols m8");
     CHECK(tag(float(0), 16, 8192, 8192) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
     CHECK(tag(float(0), 96, 96, 500000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
@@ -271,6 +294,64 @@ void check_gpu_shape_rule() {
 }
 
 }  // namespace
+
+namespace {
+
+/// The tensor-core variants (tags "dmma ..." and "3xtf32 ...",
+/// kernels/gpu/tiled_gpu_mma.hpp) of a GPU space against the independent
+/// reference (count_bad: Higham's bound, as above) on sizes that are no
+/// multiple of any tile, K tails, beta != 0, rows that are not 16-byte
+/// aligned (pad 1), split-K over several slices, and operands scaled
+/// towards FLT_MIN / DBL_MIN (A by 2^-120 (float) or 2^-1000 (double), B
+/// by 2^100: the 3xTF32 split's small part of A would underflow without its
+/// 2^11 scale). A build for sm_80 or later must have them.
+template <class Space, class T>
+void check_tensor_core_variants() {
+  if constexpr (!mmapp::is_host_space_v<Space>) {
+    std::vector<mmapp::KernelVariant<Space, T>> tc;
+    for (const auto& v : mmapp::kernel_variants<Space, T>())
+      if (v.tag.rfind("dmma", 0) == 0 || v.tag.rfind("3xtf32", 0) == 0) tc.push_back(v);
+#if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_AMPERE86) || defined(KOKKOS_ARCH_HOPPER90)
+    REQUIRE(tc.size() >= 2);
+#endif
+    struct Case {
+      long m, n, k;
+      double beta;
+      long pad;
+      int scale_a, scale_b;  // powers of two applied to A and B
+    };
+    const int tiny = std::is_same_v<T, float> ? -120 : -1000;
+    const std::vector<Case> cases{{129, 257, 31, 0, 0, 0, 0},     {1, 1, 1, 0, 0, 0, 0},       {17, 33, 65, -0.75, 1, 0, 0},
+                                  {333, 190, 1537, 0.5, 0, 0, 0}, {70, 99, 5000, 0, 0, 0, 0},  {64, 64, 2049, 0, 1, 0, 0},
+                                  {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100}};
+    std::uint64_t seed = 404;
+    for (const auto& c : cases) {
+      const T sa = T(std::ldexp(1.0, c.scale_a)), sb = T(std::ldexp(1.0, c.scale_b));
+      const auto A = mmapp_test::padded<Space, T>(c.m, c.k, c.pad, 0, seed, sa);
+      const auto B = mmapp_test::padded<Space, T>(c.k, c.n, c.pad, 1, seed, sb);
+      const auto C0 = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed);
+      ++seed;
+      for (const auto& v : tc) {
+        INFO(Space::name() << " " << v.shape() << " m=" << c.m << " n=" << c.n << " k=" << c.k << " beta=" << c.beta
+                           << " pad=" << c.pad << " scales 2^" << c.scale_a << ", 2^" << c.scale_b);
+        auto C = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed - 1);
+        if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+        mmapp::Workspace<Space> work("work", v.workspace(c.m, c.n, c.k));
+        v.run(Space{}, mmapp::GemmArgs<Space, T>{A, B, C, T(c.beta), work});
+        Kokkos::fence();
+        CHECK(mmapp_test::count_bad<T>(A, B, C0, C, T(c.beta)) == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("tensor-core variants (DMMA, 3xTF32) match the reference on odd shapes",
+                        "[kernels][tensor-core]", mmapp::EnabledSpaces) {
+  check_tensor_core_variants<TestType, double>();
+  check_tensor_core_variants<TestType, float>();
+}
 
 TEMPLATE_LIST_TEST_CASE("the GPU shape rule picks the documented variant per class", "[kernels]",
                         mmapp::EnabledSpaces) {

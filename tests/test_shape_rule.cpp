@@ -173,6 +173,38 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 for double, else
   });
 }
 
+TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes, float unchanged", "[rule]") {
+  const std::string kDmmaBig = "shape rule: FP64 tensor cores, 128x64 tiles";
+  const std::string kDmmaSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024";
+  const std::string kDmmaSmall = "shape rule: FP64 tensor cores, 64x64 tiles";
+  const std::vector<Case> cases{
+      // 8191^3: 64 x 128 = 8192 128x64 tiles (use ~1) >= 132: the big DMMA tile.
+      {true, 8191, 8191, 8191, 132, C::dmma_big, kDmmaBig},
+      // 1500x1500x77: 12 x 24 = 288 tiles >= 132, use 0.98.
+      {true, 1500, 1500, 77, 132, C::dmma_big, kDmmaBig},
+      // 70x1000x5000: 1 x 16 = 16 128x64 tiles (use 0.55) < 132; 2 x 16 = 32 64x64 tiles < 132, 5 slices.
+      {true, 70, 1000, 5000, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 96, 96, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
+      // 200x200x64: 8 big tiles < 132, 16 64x64 tiles, one slice: the small DMMA tile.
+      {true, 200, 200, 64, 132, C::dmma_small, kDmmaSmall},
+      // 129x4000x300: 2 x 63 = 126 big tiles (use 0.4999) < 132, 3 x 63 = 189 64x64 tiles >= 132.
+      {true, 129, 4000, 300, 132, C::dmma_small, kDmmaSmall},
+      // GEMV-like shapes keep their kernels; float keeps its SIMT choices.
+      {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
+      {true, 1000, 4, 5000, 132, C::gemv_rows_4, kRows4},
+      {true, 1000, 6, 5000, 132, C::small_splitk, kNarrow},
+      {false, 300, 300, 300, 132, C::small, kSmall},
+  };
+  for (const Case& c : cases) {
+    INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
+    std::string why = "unset";
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, true) == c.choice);
+    CHECK(why == c.why);
+  }
+  // Without tensor cores the same double shape takes the SIMT big tile.
+  CHECK(mmapp::gpu_shape_rule(true, 8191, 8191, 8191, 132, nullptr, false) == C::big);
+}
+
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
   std::string why = "unset";
   CHECK(mmapp::host_rule_takes_rows(1, 8, &why));
@@ -201,6 +233,16 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
       if constexpr (std::is_same_v<T, double>) {
         chosen.push_back(C::gemv_rows_4);
         chosen.push_back(C::mid_splitk);
+        // The DMMA variants: all three or none (a build for sm_80 and later has them).
+        const auto n_dmma = std::count_if(all.begin(), all.end(), [](const auto& v) {
+          return v.rule == C::dmma_big || v.rule == C::dmma_small || v.rule == C::dmma_small_splitk;
+        });
+        CHECK((n_dmma == 0 || n_dmma == 3));
+        if (n_dmma == 3) {
+          chosen.push_back(C::dmma_big);
+          chosen.push_back(C::dmma_small);
+          chosen.push_back(C::dmma_small_splitk);
+        }
       } else {
         chosen.push_back(C::huge);
       }

@@ -15,6 +15,11 @@
 //    chunks of any size;
 //  - a local GEMM that throws on one rank neither hangs the others nor
 //    spoils their C;
+//  - the transport rule: auto picks NCCL only where it is built, every rank
+//    is a GPU rank and no two share a GPU (fake NcclFacts, any machine);
+//    `transfer: nccl` is refused otherwise with the reason; duplicate GPU
+//    ids are found; with NCCL built and distinct GPUs (the GPU node) the
+//    NCCL transport is one of the paths every correctness case runs;
 //  - the panel loop over a transport that logs its calls: panels posted
 //    depth() ahead, then wait, GEMM (beta 0 first, 1 after), progress and
 //    release for each, start and finish around; a throwing GEMM skips the
@@ -128,12 +133,14 @@ long bad_elements(const std::vector<T>& c, const Reference<T>& ref) {
 
 /// The panel paths a Space can use: host on host backends; staged always on a
 /// GPU, cuda-aware too when Open MPI says it can; shared on both when every
-/// rank is on this node (as in these tests).
+/// rank is on this node (as in these tests); nccl on a GPU where NCCL is
+/// built and every rank has a GPU of its own. Collective.
 template <class Space>
 std::vector<PanelPath> paths_for() {
   std::vector<PanelPath> p{is_host_space_v<Space> ? PanelPath::host : PanelPath::staged};
   if (!is_host_space_v<Space> && mpi_cuda_support() == 1) p.push_back(PanelPath::cuda_aware);
   if (comm_is_node_local(MPI_COMM_WORLD)) p.push_back(PanelPath::shared);
+  if (nccl_facts(MPI_COMM_WORLD, !is_host_space_v<Space>).possible()) p.push_back(PanelPath::nccl);
   return p;
 }
 
@@ -420,6 +427,85 @@ TEMPLATE_LIST_TEST_CASE("summa: a local GEMM that throws on one rank neither han
       }
 }
 
+TEST_CASE("summa: transfer auto picks NCCL only when built, on GPU ranks only, each with a GPU of its own", "[summa][nccl]") {
+  NcclFacts yes;
+  yes.built = yes.all_gpu = yes.distinct = true;
+  REQUIRE(yes.usable());
+  REQUIRE(yes.why_not().empty());
+  // The path auto would take without NCCL on a GPU rank (this MPI, this node).
+  const int aware = mpi_cuda_support();
+  const PanelPath gpu_fallback = aware == 1 ? PanelPath::cuda_aware : PanelPath::shared;
+  for (const bool node_local : {true, false}) {
+    const PanelPath without =
+        aware == 1 ? PanelPath::cuda_aware : node_local ? PanelPath::shared : PanelPath::staged;
+    INFO("node_local " << node_local);
+    CHECK(choose_panel_path(Transfer::automatic, true, node_local, 0, yes) == PanelPath::nccl);
+    CHECK(choose_panel_path(Transfer::nccl, true, node_local, 0, yes) == PanelPath::nccl);
+    // Each missing fact alone turns auto back to the MPI paths and makes `nccl` an error naming it.
+    const std::vector<std::pair<NcclFacts, std::string>> missing = [&] {
+      NcclFacts a = yes, b = yes, c = yes;
+      a.built = false, b.all_gpu = false, c.distinct = false;
+      return std::vector<std::pair<NcclFacts, std::string>>{
+          {a, "built without NCCL"}, {b, "not every rank runs on a GPU"}, {c, "two ranks share one GPU"}};
+    }();
+    for (const auto& [facts, why] : missing) {
+      INFO(why);
+      CHECK_FALSE(facts.possible());
+      CHECK(choose_panel_path(Transfer::automatic, true, node_local, 0, facts) == without);
+      CHECK(choose_panel_path(Transfer::automatic, false, node_local, 0, facts) == PanelPath::host);
+      try {
+        choose_panel_path(Transfer::nccl, true, node_local, 3, facts);
+        FAIL("transfer: nccl accepted without " << why);
+      } catch (const std::runtime_error& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("parallel.decomposition.transfer: nccl, but") == 0);
+        CHECK(msg.find(why) != std::string::npos);
+      }
+    }
+    // MMAPP_NCCL=off: auto keeps to MPI, an explicit `nccl` still runs it.
+    NcclFacts off = yes;
+    off.disabled = true;
+    CHECK(choose_panel_path(Transfer::automatic, true, node_local, 0, off) == without);
+    CHECK(choose_panel_path(Transfer::nccl, true, node_local, 0, off) == PanelPath::nccl);
+    // Other explicit transfers are untouched by NCCL.
+    CHECK(choose_panel_path(Transfer::staged, true, node_local, 0, yes) == PanelPath::staged);
+    if (node_local) CHECK(choose_panel_path(Transfer::shared, true, node_local, 0, yes) == PanelPath::shared);
+  }
+  CHECK(choose_panel_path(Transfer::automatic, true, true, 0) == gpu_fallback);  // no facts: no NCCL
+  CHECK(std::string(describe(PanelPath::nccl)).find("nccl") == 0);
+}
+
+TEST_CASE("nccl: duplicate GPUs are found by their ids; the job's facts agree on every rank", "[summa][nccl]") {
+  CHECK(gpu_ids_distinct({}));
+  CHECK(gpu_ids_distinct({"aa", "bb", "cc"}));
+  CHECK_FALSE(gpu_ids_distinct({"aa", "bb", "aa"}));
+  CHECK(gpu_ids_distinct({"", ""}));  // host ranks have no id
+  // On host ranks: never all_gpu; built says how this binary was configured.
+  const NcclFacts host = nccl_facts(MPI_COMM_WORLD, false);
+  CHECK_FALSE(host.all_gpu);
+  CHECK_FALSE(host.possible());
+#ifdef MMAPP_HAVE_NCCL
+  CHECK(host.built);
+#else
+  CHECK_FALSE(host.built);
+  CHECK(host.why_not().find("built without NCCL") != std::string::npos);
+#endif
+  // A rank's GPU id is 32 hex digits on a GPU rank, "" on a host rank.
+  CHECK(this_gpu_id(false).empty());
+#ifdef KOKKOS_ENABLE_CUDA
+  CHECK(this_gpu_id(true).size() == 32);
+  // The facts on GPU ranks: distinct exactly when the ids are (gathered independently here).
+  const NcclFacts gpu = nccl_facts(MPI_COMM_WORLD, true);
+  const std::string mine = this_gpu_id(true);
+  std::vector<char> all(size_t(world_size()) * 32);
+  MPI_Allgather(mine.data(), 32, MPI_CHAR, all.data(), 32, MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> ids;
+  for (int r = 0; r < world_size(); ++r) ids.emplace_back(all.data() + 32 * r, 32);
+  CHECK(gpu.distinct == gpu_ids_distinct(ids));
+  CHECK(gpu.all_gpu);
+#endif
+}
+
 TEST_CASE("summa: each transport's buffer bytes (slots x panel bytes, where they live)", "[summa]") {
   using Host = Kokkos::DefaultHostExecutionSpace;
   const long mloc = 4, nloc = 5, nb = 8;
@@ -436,6 +522,8 @@ TEST_CASE("summa: each transport's buffer bytes (slots x panel bytes, where they
   CHECK(bytes(PanelPath::staged, true) == std::vector<double>{2 * one, 2 * one});
   CHECK(bytes(PanelPath::shared, false) == std::vector<double>{0, one});  // the GEMM reads the window
   CHECK(bytes(PanelPath::shared, true) == std::vector<double>{0, 2 * one});
+  CHECK(bytes(PanelPath::nccl, false) == std::vector<double>{one, 0});  // device slots only
+  CHECK(bytes(PanelPath::nccl, true) == std::vector<double>{3 * one, 0});  // triple buffered
 #ifdef KOKKOS_ENABLE_CUDA
   const BufferBytes gpu_shared = Summa<Kokkos::Cuda, double>::bytes(mloc, nloc, nb, PanelPath::shared, true);
   CHECK(gpu_shared.device == 3 * one);  // three slots: in the GEMM, coming down, going up

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 using mmapp::Decomposition;
 using mmapp::SplitKind;
@@ -182,6 +183,96 @@ TEST_CASE("timing statistics", "[stats]") {
   CHECK(mmapp::summarize({4.0}).median == 4.0);
   CHECK_THROWS(mmapp::summarize({}));
   CHECK(mmapp::gemm_gflops(1000, 1000, 1000, 1.0) == Catch::Approx(2.0));
+}
+
+namespace {
+/// Mean and sample standard deviation by the two-pass textbook formula
+/// (sum, then the sum of squared deviations from the mean): independent of
+/// RunningStats' one-pass Welford update.
+std::pair<double, double> two_pass(const std::vector<double>& x) {
+  double sum = 0;
+  for (double v : x) sum += v;
+  const double mean = sum / double(x.size());
+  double ss = 0;
+  for (double v : x) ss += (v - mean) * (v - mean);
+  return {mean, x.size() < 2 ? 0.0 : std::sqrt(ss / double(x.size() - 1))};
+}
+}  // namespace
+
+TEST_CASE("mean, stddev and CV: Welford against the two-pass formula", "[stats]") {
+  // A hand case: {2, 4, 4, 4, 5, 5, 7, 9}: mean 5, sum of squares 32, s = sqrt(32 / 7).
+  const auto h = mmapp::summarize({2, 4, 4, 4, 5, 5, 7, 9});
+  CHECK(h.mean == Catch::Approx(5.0));
+  CHECK(h.stddev == Catch::Approx(std::sqrt(32.0 / 7.0)));
+  CHECK(h.cv == Catch::Approx(std::sqrt(32.0 / 7.0) / 5.0));
+  CHECK(h.count == 8);
+  // Timing-like samples: a large offset and a tiny spread (where the naive
+  // one-pass sum-of-squares formula loses every digit), and a few outliers.
+  std::vector<double> x;
+  std::uint64_t state = 88172645463325252ull;
+  for (int i = 0; i < 1000; ++i) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;  // xorshift64
+    const double u = double(state >> 11) * 0x1.0p-53;
+    x.push_back(1e3 + 1e-6 * u + (i % 97 == 0 ? 5e-6 : 0.0));
+  }
+  const auto [mean, sd] = two_pass(x);
+  const auto s = mmapp::summarize(x);
+  CHECK(s.mean == Catch::Approx(mean).epsilon(1e-14));
+  CHECK(s.stddev == Catch::Approx(sd).epsilon(1e-6));
+  CHECK(s.cv == Catch::Approx(sd / mean).epsilon(1e-6));
+  mmapp::RunningStats rs;
+  for (double v : x) rs.add(v);
+  CHECK(rs.count() == 1000);
+  CHECK(rs.stddev() == Catch::Approx(sd).epsilon(1e-6));
+  // One sample: no spread; equal samples: none either.
+  CHECK(mmapp::summarize({4.0}).stddev == 0.0);
+  CHECK(mmapp::summarize({4.0}).cv == 0.0);
+  CHECK(mmapp::summarize({3.0, 3.0, 3.0}).cv == 0.0);
+}
+
+TEST_CASE("the noisy flag: CV strictly above the threshold", "[stats]") {
+  // {1, 3}: mean 2, s = sqrt(2), CV = sqrt(2) / 2 = 0.7071...
+  const auto t = mmapp::summarize({1.0, 3.0});
+  const double cv = std::sqrt(2.0) / 2.0;
+  CHECK(t.cv == Catch::Approx(cv));
+  CHECK_FALSE(mmapp::is_noisy(t, t.cv));           // at the threshold: not noisy
+  CHECK(mmapp::is_noisy(t, std::nextafter(t.cv, 0.0)));  // just below it: noisy
+  CHECK_FALSE(mmapp::is_noisy(t, 0.75));
+  CHECK(mmapp::is_noisy(t, 0.05));
+  CHECK_FALSE(mmapp::is_noisy(mmapp::summarize({1.0}), 0.0));  // one sample: never noisy
+}
+
+TEST_CASE("until_stable: at least the deck's repetitions, then CV, time, cap", "[stats]") {
+  using mmapp::StableState;
+  using mmapp::until_stable_step;
+  const std::vector<double> steady{1.0, 1.0, 1.001}, noisy{1.0, 2.0, 1.0, 3.0};
+  // Fewer than the deck's repetitions: always more, even when steady or out of time.
+  CHECK(until_stable_step({1.0, 1.0}, 3, 0.5, 10, 100, 1e9) == StableState::more);
+  // Converged on CV <= max_cv once the minimum is reached (before time and cap).
+  CHECK(until_stable_step(steady, 3, 0.01, 10, 3, 1e9) == StableState::converged);
+  const double cv = mmapp::summarize(noisy).cv;
+  CHECK(until_stable_step(noisy, 3, cv, 10, 100, 0) == StableState::converged);  // at the bound: converged
+  // Not converged: goes on while the (fake) clock is under max_seconds ...
+  CHECK(until_stable_step(noisy, 3, 0.01, 10, 100, 0.0) == StableState::more);
+  CHECK(until_stable_step(noisy, 3, 0.01, 10, 100, 9.999) == StableState::more);
+  // ... stops when it reaches it ...
+  CHECK(until_stable_step(noisy, 3, 0.01, 10, 100, 10.0) == StableState::timed_out);
+  // ... or at max_repetitions.
+  CHECK(until_stable_step(noisy, 3, 0.01, 10, 4, 1.0) == StableState::capped);
+  // A simulated run: samples settle to a constant, the clock advances 1 s a repetition.
+  std::vector<double> run{5.0, 1.0, 9.0};
+  double clock = 0;
+  StableState st = StableState::more;
+  while ((st = until_stable_step(run, 3, 0.05, 1e6, 100000, clock)) == StableState::more) run.push_back(2.0), clock += 1;
+  CHECK(st == StableState::converged);
+  CHECK(mmapp::summarize(run).cv <= 0.05);
+  std::vector<double> shorter(run.begin(), run.end() - 1);
+  CHECK(mmapp::summarize(shorter).cv > 0.05);  // it stopped at the first repetition that converged
+  // The same run with a 10 s budget stops on time instead.
+  run = {5.0, 1.0, 9.0}, clock = 0;
+  while ((st = until_stable_step(run, 3, 0.05, 10, 100000, clock)) == StableState::more) run.push_back(2.0), clock += 1;
+  CHECK(st == StableState::timed_out);
+  CHECK(run.size() == 13);
 }
 
 TEST_CASE("the counter-based generator is uniform in [-1, 1) and rank-independent", "[init]") {

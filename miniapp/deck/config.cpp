@@ -12,6 +12,7 @@
 // `--set KEY: message` instead. Only API common to yaml-cpp 0.7 and 0.8 is used.
 #include "deck/config.hpp"
 
+#include "core/printable.hpp"
 #include "kernels/kernel_names.hpp"
 
 #include <yaml-cpp/eventhandler.h>
@@ -24,27 +25,46 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace mmapp {
 
-DeckError::DeckError(const std::string& what) : std::runtime_error([&what] {
-  // The message quotes deck text: keep it one printable line (found by tests/fuzz).
+// The message quotes deck text: keep it one printable line (found by
+// tests/fuzz). Each quoted piece went through printable() already (at most
+// kMaxShownChars); this is the net under all of it.
+DeckError::DeckError(const std::string& what) : std::runtime_error(printable(what, kMaxMessageChars)) {}
+
+std::string tile_label(const std::string& shape) {
   std::string out;
-  for (const char ch : what) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else out += ch;
+  for (const char c : shape) {
+    if (c == ' ' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
   }
-  return out;
-}()) {}
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out.empty() ? "-" : out;
+}
+
+std::string Config::where(const std::string& key) const {
+  const auto it = origins.find(key);
+  return it != origins.end() ? it->second : printable(deck_path) + ": " + key;
+}
+
+std::string Config::prefix(const std::string& key) const {
+  const std::string w = where(key);
+  if (w.rfind("--set ", 0) == 0) return "--set ";
+  if (w.size() >= key.size() && w.compare(w.size() - key.size(), key.size(), key) == 0)
+    return w.substr(0, w.size() - key.size());
+  return w + ": ";
+}
 
 const char* to_string(DType t) {
   switch (t) {
@@ -87,6 +107,7 @@ const char* to_string(Transfer t) {
     case Transfer::cuda_aware: return "cuda-aware";
     case Transfer::staged: return "staged";
     case Transfer::shared: return "shared";
+    case Transfer::nccl: return "nccl";
   }
   return "?";
 }
@@ -99,7 +120,9 @@ namespace {
 
 const std::vector<std::string> kRootKeys{"problem", "kernels", "run", "verify", "output", "parallel"};
 const std::vector<std::string> kProblemKeys{"n", "m", "k", "sizes", "dtype", "init", "seed"};
-const std::vector<std::string> kRunKeys{"warmup", "repetitions", "backend", "rotate_inputs"};
+const std::vector<std::string> kRunKeys{"warmup",          "repetitions",  "backend",
+                                        "rotate_inputs",   "noise_threshold", "until_stable"};
+const std::vector<std::string> kUntilStableKeys{"max_cv", "max_seconds", "max_repetitions"};
 const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
@@ -123,7 +146,7 @@ const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
 const std::vector<std::string> kOverlapNames{"auto", "ibcast", "none"};
-const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared"};
+const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared", "nccl"};
 
 /// The allowed keys of the map at dotted `path` ("" is the root), or nullptr
 /// when `path` is not a map in the schema (a scalar, or the `kernels` list).
@@ -131,12 +154,32 @@ const std::vector<std::string>* schema_keys(const std::string& path) {
   if (path.empty()) return &kRootKeys;
   if (path == "problem") return &kProblemKeys;
   if (path == "run") return &kRunKeys;
+  if (path == "run.until_stable") return &kUntilStableKeys;
   if (path == "verify") return &kVerifyKeys;
   if (path == "output") return &kOutputKeys;
   if (path == "parallel") return &kParallelKeys;
   if (path == "parallel.decomposition") return &kDecompositionKeys;
   return nullptr;
 }
+
+}  // namespace
+
+std::vector<std::string> deck_keys() {
+  std::vector<std::string> keys;
+  const auto add = [&keys](const std::string& prefix, const std::vector<std::string>& names) {
+    for (const auto& name : names) keys.push_back(prefix + name);
+  };
+  for (const auto& section : kRootKeys) {
+    keys.push_back(section);
+    if (const auto* inner = schema_keys(section)) add(section + ".", *inner);
+    if (section == "kernels") add("kernels[].", kKernelKeys);
+  }
+  add("problem.sizes[].", kSizeKeys);
+  add("parallel.decomposition.", kDecompositionKeys);
+  return keys;
+}
+
+namespace {
 
 // ---------------------------------------------------------------------------
 // Small string helpers.
@@ -205,7 +248,7 @@ std::string format_double(double v) {
 /// How a node reads in a message: 'text' for a scalar, else its kind.
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    case YAML::NodeType::Scalar: return quoted(node.Scalar());
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     default: return "nothing";
@@ -228,10 +271,16 @@ struct Field {
 /// Validates a yaml-cpp tree into a Config. One instance per parse.
 class DeckParser {
  public:
-  /// `name` prefixes messages; `override_paths` are the dotted keys set by
-  /// `--set`: a message about a key at or under one of them reads `--set KEY:`.
-  DeckParser(std::string name, std::vector<std::string> override_paths)
-      : name_(std::move(name)), override_paths_(std::move(override_paths)) {}
+  /// The dotted key an override set and the flag that set it ("" for `--set`).
+  struct OverrideOrigin {
+    std::string path, flag;
+  };
+
+  /// `name` prefixes messages; `overrides` are the dotted keys set on the
+  /// command line: a message about a key at or under one of them reads
+  /// `--set KEY:` (or `FLAG:` for a key a flag set, e.g. `--report:`).
+  DeckParser(std::string name, std::vector<OverrideOrigin> overrides)
+      : name_(std::move(name)), overrides_(std::move(overrides)) {}
 
   Config parse(const YAML::Node& root) {
     Config cfg;
@@ -247,6 +296,7 @@ class DeckParser {
     parse_parallel(top, cfg);
     check_scalapack_needs_grid(top, cfg);
     cfg.notes = notes_;
+    cfg.origins.insert(origins_.begin(), origins_.end());
     return cfg;
   }
 
@@ -265,23 +315,35 @@ class DeckParser {
   };
 
   std::string name_;
-  std::vector<std::string> override_paths_;
+  std::vector<OverrideOrigin> overrides_;
   mutable std::vector<std::string> notes_;  ///< Config::notes (deprecated spellings accepted)
+  mutable std::map<std::string, std::string> origins_;  ///< Config::origins
 
-  bool from_override(const std::string& path) const {
-    for (const auto& o : override_paths_)
-      if (path == o || starts_with(path, o + ".") || starts_with(path, o + "[")) return true;
-    return false;
+  /// The last override that set `path` or a key above it, or nullptr.
+  const OverrideOrigin* override_of(const std::string& path) const {
+    const OverrideOrigin* found = nullptr;
+    for (const auto& o : overrides_)
+      if (path == o.path || starts_with(path, o.path + ".") || starts_with(path, o.path + "[")) found = &o;
+    return found;
   }
+  bool from_override(const std::string& path) const { return override_of(path) != nullptr; }
 
-  /// Throws `NAME:LINE: PATH: msg` (no LINE when `mark` is null, as for a
-  /// map that an override created), or `--set PATH: msg` when PATH is at or
-  /// under a key set by an override.
-  [[noreturn]] void fail_at(const std::string& path, const YAML::Mark& mark, const std::string& msg) const {
-    if (!path.empty() && from_override(path)) throw DeckError("--set " + path + ": " + msg);
-    std::string where = name_;
+  /// Where `path` was given, as a message's start: `NAME:LINE: PATH` (no
+  /// LINE when `mark` is null, as for a map that an override created),
+  /// `--set PATH` when PATH is at or under a key set by `--set`, or the flag
+  /// that set it (`--report`).
+  std::string where_at(const std::string& path, const YAML::Mark& mark) const {
+    if (const OverrideOrigin* o = path.empty() ? nullptr : override_of(path))
+      return o->flag.empty() ? "--set " + printable(path) : o->flag;
+    std::string where = printable(name_);
     if (mark.line >= 0) where += ":" + std::to_string(mark.line + 1);
-    throw DeckError(where + ": " + (path.empty() ? "" : path + ": ") + msg);
+    return path.empty() ? where : where + ": " + printable(path);
+  }
+  std::string where(const Field& f) const { return where_at(f.path, f.mark); }
+
+  /// Throws `WHERE: msg` (where_at).
+  [[noreturn]] void fail_at(const std::string& path, const YAML::Mark& mark, const std::string& msg) const {
+    throw DeckError(where_at(path, mark) + ": " + msg);
   }
   [[noreturn]] void fail(const Field& f, const std::string& msg) const { fail_at(f.path, f.mark, msg); }
 
@@ -360,6 +422,24 @@ class DeckParser {
     return v;
   }
 
+  /// A fraction in (0, 1] ("0.05"), or a percentage in (0, 100] ("5%").
+  double fraction(const Field& f) const {
+    const std::string expected = "a fraction in (0, 1] (0.05) or a percentage ('5%')";
+    const std::string text = scalar(f, expected).Scalar();
+    const bool pct = !text.empty() && text.back() == '%';
+    const std::string digits = pct ? text.substr(0, text.size() - 1) : text;
+    const bool ok_chars = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+      return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    });
+    char* end = nullptr;
+    double v = ok_chars ? std::strtod(digits.c_str(), &end) : 0.0;
+    if (!ok_chars || end != digits.c_str() + digits.size() || !std::isfinite(v))
+      fail(f, "expected " + expected + ", got " + describe(f.node));
+    if (pct) v /= 100.0;
+    if (!(v > 0) || v > 1) fail(f, "expected " + expected + ", got " + describe(f.node));
+    return v;
+  }
+
   bool boolean(const Field& f) const {
     bool b = false;
     if (!f.node.IsScalar() || !YAML::convert<bool>::decode(f.node, b))
@@ -372,7 +452,7 @@ class DeckParser {
   std::size_t choice(const Field& f, const std::vector<std::string>& names, const std::string& what) const {
     const std::string text = scalar(f, "one of " + join(names)).Scalar();
     const auto it = std::find(names.begin(), names.end(), text);
-    if (it == names.end()) fail(f, "unknown " + what + " '" + text + "'" + suggestion(text, names));
+    if (it == names.end()) fail(f, "unknown " + what + " " + quoted(text) + suggestion(text, names));
     return static_cast<std::size_t>(it - names.begin());
   }
 
@@ -512,8 +592,7 @@ class DeckParser {
   /// `kokkoskernels` of `vendor` (accepted, with a note in Config::notes).
   std::string kernel_name(const Field& f) const {
     if (f.node.IsScalar() && f.node.Scalar() == kDeprecatedVendorName) {
-      std::string where = from_override(f.path) ? "--set " : name_ + (f.mark.line >= 0 ? ":" + std::to_string(f.mark.line + 1) : "") + ": ";
-      notes_.push_back(where + f.path + ": '" + kDeprecatedVendorName + "' is the deprecated name of 'vendor' (use vendor)");
+      notes_.push_back(where(f) + ": '" + kDeprecatedVendorName + "' is the deprecated name of 'vendor' (use vendor)");
       return "vendor";
     }
     return kKernelNames[choice(f, kKernelNames, "kernel")];
@@ -526,6 +605,7 @@ class DeckParser {
   KernelSpec kernel(const Field& f) const {
     KernelSpec spec;
     spec.line = (from_override(f.path) || f.mark.line < 0) ? 0 : f.mark.line + 1;
+    spec.where = where(f);
     if (f.node.IsScalar()) {
       spec.name = kernel_name(f);
       return spec;
@@ -545,6 +625,16 @@ class DeckParser {
     const Field* variant = s.find("variant");
     if (variant && spec.name != "tiled") fail(*variant, spec.name + " takes no variant (tiled only)");
     if (variant) spec.variant = scalar(*variant, "a variant tag as printed in the table (e.g. 'w32x64 1st vec sw8 lb2')").Scalar();
+    if (tile && tile->node.IsScalar() && tile->node.Scalar() != "auto") {
+      // A label as printed by the table, the report and --list: which
+      // variant it names is the kernel catalog's (driver/resolve_kernel.hpp).
+      for (const Field* other : {thread_tile, prefetch, variant})
+        if (other)
+          fail(*other, "exclusive with a tile label (tile: " + quoted(tile->node.Scalar()) +
+                           " names one variant whole)");
+      spec.label = tile_label(tile->node.Scalar());
+      return spec;
+    }
     if (tile && tile->node.IsScalar() && tile->node.Scalar() == "auto") {
       if (spec.name != "tiled" && spec.name != "shared")
         fail(*tile, spec.name + " takes no tile (tile: auto is for tiled and shared)");
@@ -555,10 +645,10 @@ class DeckParser {
       return spec;
     }
     if (spec.name == "tiled") {
-      if (tile) spec.tile = tile_values(*tile, 3, spec.name, "[block_m, block_n, block_k] or auto");
+      if (tile) spec.tile = tile_values(*tile, 3, spec.name, "[block_m, block_n, block_k], auto or a label as --list prints it");
       if (thread_tile) spec.thread_tile = tile_values(*thread_tile, 2, spec.name, "[thread_m, thread_n]");
     } else if (spec.name == "shared") {
-      if (tile) spec.tile = tile_values(*tile, 1, spec.name, "[T] or auto");
+      if (tile) spec.tile = tile_values(*tile, 1, spec.name, "[T], auto or a label as --list prints it");
       if (thread_tile) fail(*thread_tile, "shared takes no thread_tile (only tile: [T])");
     } else {
       if (tile) fail(*tile, spec.name + " takes no tile");
@@ -600,6 +690,7 @@ class DeckParser {
     if (const Field* w = s.find("warmup")) cfg.warmup = static_cast<int>(integer(*w, 0, INT_MAX));
     if (const Field* r = s.find("repetitions")) cfg.repetitions = static_cast<int>(integer(*r, 1, INT_MAX));
     if (const Field* b = s.find("backend")) {
+      cfg.origins["run.backend"] = where(*b);
       if (b->node.IsScalar() && b->node.Scalar() == "default") {
         cfg.backend.clear();
       } else {
@@ -608,6 +699,36 @@ class DeckParser {
       }
     }
     if (const Field* r = s.find("rotate_inputs")) cfg.rotate_inputs = boolean(*r);
+    if (const Field* t = s.find("noise_threshold")) cfg.noise_threshold = fraction(*t);
+    if (const Field* u = s.find("until_stable")) parse_until_stable(*u, cfg);
+  }
+
+  /// run.until_stable: false (off; also null), true (on with the defaults)
+  /// or a map {max_cv, max_seconds, max_repetitions} (on; keys left out keep
+  /// their defaults). max_repetitions must be >= run.repetitions.
+  void parse_until_stable(const Field& f, Config& cfg) const {
+    auto& u = cfg.until_stable;
+    if (f.node.IsNull()) {
+      u.enabled = false;
+      return;
+    }
+    if (f.node.IsScalar()) {
+      bool b = false;
+      if (!YAML::convert<bool>::decode(f.node, b))
+        fail(f, "expected false, true or a map {max_cv, max_seconds, max_repetitions}, got " + describe(f.node));
+      u.enabled = b;
+      return;
+    }
+    const Section s = section(f);
+    u.enabled = true;
+    if (const Field* c = s.find("max_cv")) u.max_cv = fraction(*c);
+    if (const Field* t = s.find("max_seconds")) u.max_seconds = positive_number(*t);
+    if (const Field* r = s.find("max_repetitions")) {
+      u.max_repetitions = integer(*r, 1, INT_MAX);
+      if (u.max_repetitions < cfg.repetitions)
+        fail(*r, "expected an integer >= run.repetitions (" + std::to_string(cfg.repetitions) + "), got " +
+                     describe(r->node));
+    }
   }
 
   void parse_verify(const Section& top, Config& cfg) const {
@@ -648,6 +769,8 @@ class DeckParser {
     const Field* weights = s.find("weights");
     const Field* calibration = s.find("calibration_n");
     const Field* grid = s.find("grid");
+    for (const Field* k : {rows, weights, calibration})
+      if (k) origins_[k->path] = where(*k);
     if (grid) {
       for (const char* other : {"rows", "weights", "calibration_n"})
         if (const Field* o = s.find(other))
@@ -682,9 +805,11 @@ class DeckParser {
   /// panel (an integer >= 1), overlap and transfer of the same map.
   void parse_grid(const Field& grid, const Section& s, Decomposition& d) const {
     d.kind = SplitKind::grid;
-    d.grid_where = from_override(grid.path) ? "--set "
-                   : grid.mark.line >= 0    ? name_ + ":" + std::to_string(grid.mark.line + 1) + ": "
-                                            : name_ + ": ";
+    // grid_where is a prefix that the key's path follows ("FILE:LINE: "), or the flag.
+    if (const OverrideOrigin* o = override_of(grid.path))
+      d.grid_where = o->flag.empty() ? "--set " : o->flag + ": ";
+    else
+      d.grid_where = printable(name_) + (grid.mark.line >= 0 ? ":" + std::to_string(grid.mark.line + 1) : "") + ": ";
     if (grid.node.IsScalar() && grid.node.Scalar() == "auto") {
       d.grid_p = d.grid_q = 0;
     } else {
@@ -709,7 +834,10 @@ class DeckParser {
     const Field* f = top.find("parallel");
     if (!f) return;
     const Section s = section(*f);
-    if (const Field* d = s.find("decomposition")) parse_decomposition(*d, cfg.decomposition);
+    if (const Field* d = s.find("decomposition")) {
+      cfg.origins["parallel.decomposition"] = where(*d);
+      parse_decomposition(*d, cfg.decomposition);
+    }
     if (const Field* d = s.find("data")) cfg.data_mode = static_cast<DataMode>(choice(*d, kDataNames, "data mode"));
     if (const Field* d = s.find("share_devices")) cfg.share_devices = boolean(*d);
   }
@@ -719,7 +847,7 @@ class DeckParser {
 // Overrides.
 
 [[noreturn]] void override_error(const std::string& key, const std::string& msg) {
-  throw DeckError("--set " + key + ": " + msg);
+  throw DeckError("--set " + printable(key) + ": " + msg);
 }
 
 /// Keys that exclude one another: setting one through `--set` removes the
@@ -756,10 +884,10 @@ void set_in(YAML::Node map, const std::vector<std::string>& keys, std::size_t i,
 std::string apply_override(YAML::Node& root, const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos)
-    override_error(trim(text), "expected KEY=VALUE (e.g. --set problem.n=4096), got '" + text + "'");
+    override_error(trim(text), "expected KEY=VALUE (e.g. --set problem.n=4096), got " + quoted(text));
   const std::string key = trim(text.substr(0, eq));
   const std::string value_text = text.substr(eq + 1);
-  if (key.empty()) override_error(key, "expected KEY=VALUE (e.g. --set problem.n=4096), got '" + text + "'");
+  if (key.empty()) override_error(key, "expected KEY=VALUE (e.g. --set problem.n=4096), got " + quoted(text));
 
   std::vector<std::string> keys;
   std::string path;
@@ -776,7 +904,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     }
     if (std::find(allowed->begin(), allowed->end(), seg) == allowed->end()) {
       const bool last = dot == std::string::npos;
-      override_error(key, "unknown key" + (last ? std::string() : " '" + seg + "'") + suggestion(seg, *allowed));
+      override_error(key, "unknown key" + (last ? std::string() : " " + quoted(seg)) + suggestion(seg, *allowed));
     }
     keys.push_back(seg);
     path += (path.empty() ? "" : ".") + seg;
@@ -788,7 +916,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    override_error(key, "malformed YAML value '" + value_text + "': " + e.msg);
+    override_error(key, "malformed YAML value " + quoted(value_text) + ": " + e.msg);
   }
   set_in(root, keys, 0, path, value);
   return path;
@@ -831,12 +959,14 @@ std::string emit(const Config& c) {
 
   out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
   for (const auto& k : c.kernels) {
-    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0 && !k.tile_auto && k.variant.empty()) {
+    if (k.tile.empty() && k.thread_tile.empty() && k.prefetch < 0 && !k.tile_auto && k.variant.empty() &&
+        k.label.empty()) {
       out << k.name;
       continue;
     }
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name;
     if (k.tile_auto) out << YAML::Key << "tile" << YAML::Value << "auto";
+    if (!k.label.empty()) out << YAML::Key << "tile" << YAML::Value << YAML::DoubleQuoted << k.label;
     if (!k.tile.empty()) out << YAML::Key << "tile" << YAML::Value << YAML::Flow << k.tile;
     if (!k.thread_tile.empty()) out << YAML::Key << "thread_tile" << YAML::Value << YAML::Flow << k.thread_tile;
     if (k.prefetch >= 0) out << YAML::Key << "prefetch" << YAML::Value << (k.prefetch == 1);
@@ -856,6 +986,16 @@ std::string emit(const Config& c) {
   else
     out << YAML::Flow << c.backend;
   out << YAML::Key << "rotate_inputs" << YAML::Value << c.rotate_inputs;
+  out << YAML::Key << "noise_threshold" << YAML::Value << format_double(c.noise_threshold);
+  out << YAML::Key << "until_stable" << YAML::Value;
+  if (!c.until_stable.enabled) {
+    out << false;
+  } else {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "max_cv" << YAML::Value
+        << format_double(c.until_stable.max_cv) << YAML::Key << "max_seconds" << YAML::Value
+        << format_double(c.until_stable.max_seconds) << YAML::Key << "max_repetitions" << YAML::Value
+        << c.until_stable.max_repetitions << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   out << YAML::Key << "verify" << YAML::Value << YAML::BeginMap;
@@ -940,12 +1080,12 @@ struct DocumentCounter : YAML::EventHandler {
 }  // namespace
 
 Config parse_deck_string(const std::string& yaml_text, const std::string& name,
-                         const std::vector<std::string>& overrides) {
+                         const std::vector<std::string>& overrides, const std::vector<FlagOverride>& flags) {
   // YAML excludes NUL; yaml-cpp 0.7 takes leading NULs for UTF-32 and reads
   // nothing (found by tests/fuzz): say what is wrong instead of "empty deck".
   if (const auto nul = yaml_text.find('\0'); nul != std::string::npos) {
     const auto line = std::count(yaml_text.begin(), yaml_text.begin() + static_cast<long>(nul), '\n') + 1;
-    throw DeckError(name + ":" + std::to_string(line) + ": not a text deck: a NUL byte (decks are UTF-8 YAML)");
+    throw DeckError(printable(name) + ":" + std::to_string(line) + ": not a text deck: a NUL byte (decks are UTF-8 YAML)");
   }
   YAML::Node root;
   DocumentCounter docs;
@@ -953,43 +1093,103 @@ Config parse_deck_string(const std::string& yaml_text, const std::string& name,
     root = YAML::Load(yaml_text);
     docs.count(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw DeckError(name + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : std::string()) +
+    throw DeckError(printable(name) + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : std::string()) +
                     ": malformed YAML: " + e.msg);
   }
   if (docs.documents >= DocumentCounter::kBound)
-    throw DeckError(name + ": malformed YAML: the parser reads no node (a stray ',', ']' or '}' before the first key?)");
-  if (root.IsNull()) throw DeckError(name + ": empty deck (it needs at least problem.n)");
+    throw DeckError(printable(name) + ": malformed YAML: the parser reads no node (a stray ',', ']' or '}' before the first key?)");
+  if (root.IsNull()) throw DeckError(printable(name) + ": empty deck (it needs at least problem.n)");
   if (docs.documents > 1) {
     const auto line = docs.second.line;
-    throw DeckError(name + (line >= 0 ? ":" + std::to_string(line + 1) : std::string()) +
+    throw DeckError(printable(name) + (line >= 0 ? ":" + std::to_string(line + 1) : std::string()) +
                     ": expected one YAML document, found " + std::to_string(docs.documents));
   }
   try {
-    std::vector<std::string> override_paths;
-    if (root.IsMap())
-      for (const auto& o : overrides) override_paths.push_back(apply_override(root, o));
-    Config cfg = DeckParser(name, override_paths).parse(root);
+    std::vector<DeckParser::OverrideOrigin> origins;
+    if (root.IsMap()) {
+      for (const auto& o : overrides) origins.push_back({apply_override(root, o), ""});
+      for (const auto& f : flags) {
+        std::vector<std::string> keys;
+        for (std::size_t start = 0;;) {
+          const auto dot = f.key.find('.', start);
+          keys.push_back(f.key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+          if (dot == std::string::npos) break;
+          start = dot + 1;
+        }
+        set_in(root, keys, 0, f.key, YAML::Node(f.value));  // a string node: verbatim, never parsed
+        origins.push_back({f.key, f.flag});
+      }
+    }
+    Config cfg = DeckParser(name, origins).parse(root);
     cfg.resolved_yaml = emit(cfg);
     return cfg;
   } catch (const YAML::Exception& e) {
     // Not expected (the validator checks types before converting); keep the
     // promise of a DeckError rather than a crash.
-    throw DeckError(name + ": " + e.what());
+    throw DeckError(printable(name) + ": " + e.what());
   }
 }
 
-Config parse_deck(const std::string& path, const std::vector<std::string>& overrides) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw DeckError(path + ": cannot open: " + std::strerror(errno));
+namespace {
+
+/// What a file that is not a regular file is, for the message.
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// The deck file's text: a regular file (stat before opening, so a FIFO or
+/// a device is never opened; opened O_NONBLOCK and checked again with fstat,
+/// in case it was swapped in between) of at most kMaxDeckBytes.
+std::string read_deck_file(const std::string& path) {
+  const std::string shown = printable(path);
+  const std::string limit = "decks are at most " + std::to_string(kMaxDeckBytes) + " bytes (1 MiB)";
+  const auto check = [&](const struct stat& st) {
+    if (!S_ISREG(st.st_mode))
+      throw DeckError(shown + ": not a deck file: " + file_kind(st.st_mode) + " (a deck is a regular YAML file)");
+    if (static_cast<unsigned long long>(st.st_size) > kMaxDeckBytes)
+      throw DeckError(shown + ": too large for a deck: " + std::to_string(st.st_size) + " bytes; " + limit);
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw DeckError(shown + ": cannot open: " + std::strerror(errno));
+  check(st);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw DeckError(shown + ": cannot open: " + std::strerror(errno));
   std::string text;
-  char buf[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  const bool bad = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (bad) throw DeckError(path + ": cannot read: " + std::strerror(err));
-  return parse_deck_string(text, path, overrides);
+  int err = 0;
+  if (::fstat(fd, &st) != 0) {
+    err = errno;
+  } else {
+    try {
+      check(st);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    char buf[65536];
+    while (text.size() <= kMaxDeckBytes) {
+      const ssize_t got = ::read(fd, buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) err = errno;
+      if (got <= 0) break;
+      text.append(buf, static_cast<std::size_t>(got));
+    }
+  }
+  ::close(fd);
+  if (err) throw DeckError(shown + ": cannot read: " + std::strerror(err));
+  if (text.size() > kMaxDeckBytes) throw DeckError(shown + ": too large for a deck (it grew while read); " + limit);
+  return text;
+}
+
+}  // namespace
+
+Config parse_deck(const std::string& path, const std::vector<std::string>& overrides,
+                  const std::vector<FlagOverride>& flags) {
+  return parse_deck_string(read_deck_file(path), path, overrides, flags);
 }
 
 }  // namespace mmapp

@@ -71,6 +71,7 @@ RunRecord new_record(const Config& cfg, const std::string& kernel, const Problem
   rec.backends = backends;
   rec.m = size.m, rec.n = size.n, rec.k = size.k;
   rec.warmup = cfg.warmup, rec.repetitions = cfg.repetitions;
+  rec.noise_threshold = cfg.noise_threshold;
   rec.data_mode = to_string(cfg.data_mode);
   rec.verify.enabled = cfg.verify;
   if (cfg.verify) rec.verify.verifier = verifier_name(exact_check_for(cfg.init), cfg.tolerance);
@@ -101,7 +102,7 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
   if (stop) {
     rec.status = RunStatus::abandoned;
   } else {
-    mine = measure(rec, ph, cfg.warmup, cfg.repetitions, poison, [&](int r) { d.multiply(p, p.variant, r); },
+    mine = measure(rec, ph, cfg.warmup, cfg.repetitions, cfg.until_stable, poison, [&](int r) { d.multiply(p, p.variant, r); },
                    check, comm, stop);
     d.end_kernel(p, ph, mine.size());
   }

@@ -23,7 +23,8 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
   std::vector<double> worst_phase(values.size());
   MPI_Allreduce(values.data(), worst_phase.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
   for (size_t i = 0; i < names.size(); ++i) rec.phases_s[names[i]] = worst_phase[i];
-  rec.phases_s["kernel"] = rec.time.median;
+  if (rec.status == RunStatus::ok) rec.phases_s["kernel"] = rec.time.median;
+  else rec.phases_s.erase("kernel");  // an abandoned or failed run has no kernel time
   rec.verify.seconds = rec.phases_s["verify"];
 
   const TimeStats my_stats = mine.empty() ? TimeStats{} : summarize(mine);
@@ -51,7 +52,8 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
     rr.predicted_s = v[6];
     rr.device_bytes = v[7];
     rr.host_bytes = v[8];
-    for (size_t i = 0; i < names.size(); ++i) rr.phases_s[names[i]] = all_phases[values.size() * r + i];
+    for (size_t i = 0; i < names.size(); ++i)
+      if (rec.status == RunStatus::ok || names[i] != "kernel") rr.phases_s[names[i]] = all_phases[values.size() * r + i];
     if (rr.rows > 0) sum += rr.kernel.median, mx = std::max(mx, rr.kernel.median), ++active;
     rec.ranks.push_back(rr);
   }
@@ -61,9 +63,11 @@ void finish_record(RunRecord& rec, const PhaseClock& ph, const std::vector<doubl
 void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std::string& vendor) {
   for (size_t i = first; i < out.size(); ++i)
     if (out[i].kernel == vendor && out[i].status == RunStatus::ok)
-      for (size_t j = first; j < out.size(); ++j)
-        out[j].pct_of_vendor =
-            out[i].gflops > 0 && out[j].status == RunStatus::ok ? 100.0 * out[j].gflops / out[i].gflops : -1;
+      for (size_t j = first; j < out.size(); ++j) {
+        const bool has = out[i].gflops > 0 && out[j].status == RunStatus::ok;
+        out[j].pct_of_vendor = has ? 100.0 * out[j].gflops / out[i].gflops : -1;
+        out[j].vendor_noisy = has && out[i].noisy;
+      }
 }
 
 }  // namespace detail
@@ -83,14 +87,14 @@ std::vector<std::string> backends_per_rank(const Config& cfg, int nranks) {
   else if (int(cfg.backend.size()) == nranks)
     b = cfg.backend;
   else
-    throw RunError(2, cfg.deck_path + ": run.backend: lists " + std::to_string(cfg.backend.size()) +
+    throw RunError(2, cfg.where("run.backend") + ": lists " + std::to_string(cfg.backend.size()) +
                           " backends but the job has " + std::to_string(nranks) + " ranks");
   const auto enabled = enabled_backends();
   for (const auto& name : b)
     if (std::find(enabled.begin(), enabled.end(), name) == enabled.end()) {
       std::string known;
       for (const auto& n : enabled) known += (known.empty() ? "" : ", ") + n;
-      throw RunError(2, cfg.deck_path + ": run.backend: '" + name + "' is not compiled into this binary (available: " +
+      throw RunError(2, cfg.where("run.backend") + ": '" + name + "' is not compiled into this binary (available: " +
                             known + ")");
     }
   return b;

@@ -7,7 +7,7 @@
 // Data (local): each rank fills its own blocks, keyed on global (i, j), and
 // C's checksum streams whole rows to rank 0 (no rank holds the whole C);
 // (scatter): rank 0 fills the whole A and B, sends every rank its blocks and
-// gathers C's. The panels' transport (host, cuda-aware, staged, shared) and
+// gathers C's. The panels' transport (host, cuda-aware, staged, shared, nccl) and
 // the overlap are agreed by every rank before allocation.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "parallel/grid_comm.hpp"
 #include "parallel/grid_io.hpp"
 #include "parallel/mpi_util.hpp"
+#include "parallel/nccl_comm.hpp"
 #include "summa/scalapack.hpp"
 #include "summa/summa.hpp"
 #include "summa/transport_select.hpp"
@@ -127,8 +128,10 @@ Grid2D<Space, T>::Grid2D(const Config& cfg, const ProblemSize& size, const RankP
 template <class Space, class T>
 void Grid2D<Space, T>::accept_distributed(const KernelSpec& spec, int index) const {
   if (const std::string why = scalapack_unavailable_reason(backends_[place_.rank]); !why.empty())
-    throw DeckError(cfg_.deck_path + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
-                    ": kernels[" + std::to_string(index) + "].name: " + spec.name + " is not available: " + why);
+    throw DeckError((spec.where.empty() ? cfg_.deck_path + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
+                                              ": kernels[" + std::to_string(index) + "]"
+                                        : spec.where) +
+                    ".name: " + spec.name + " is not available: " + why);
 }
 
 /// How panels reach the others on this rank, and the overlap every rank
@@ -139,8 +142,9 @@ void Grid2D<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan, 
   const MPI_Comm world = comm();
   for (const auto& p : plan) (p.distributed ? any_scalapack_ : any_summa_) = true;
   const bool node_local = grid_is_node_local(*grid_);
+  const NcclFacts nccl = nccl_facts(world, !is_host_space_v<Space>);
   PanelPath mine = PanelPath::host;
-  agree_on([&] { mine = choose_panel_path(cfg_.decomposition.transfer, !is_host_space_v<Space>, node_local, place_.rank); },
+  agree_on([&] { mine = choose_panel_path(cfg_.decomposition.transfer, !is_host_space_v<Space>, node_local, place_.rank, nccl); },
            cfg_.deck_path + ": ", 2, world);
   const PanelTransportChoice choice = agree_panel_transport(mine, cfg_.decomposition.overlap, world);
   path_ = choice.path;

@@ -178,14 +178,19 @@ RepOutcome run_once(Poison&& poison, Multiply&& multiply, MPI_Comm comm) {
 /// The warm-up and timed repetitions of one run, each timed repetition's C
 /// checked right after it (untimed) by `check()` (a LocalCheck of this
 /// rank's part of C; pass a null std::function to skip verification).
-/// `multiply(r)` runs repetition r. Fills rec.time, gflops, status, error,
-/// rec.verify (the global verdict) and ph's "kernel" and "verify"; returns
-/// this rank's own kernel times. Returns the signal number in `stop` when a
-/// signal ended it (rec.status abandoned). Collective.
+/// `multiply(r)` runs repetition r. `repetitions` are timed; with
+/// `until.enabled` more follow until until_stable_step (core/stats.hpp)
+/// stops them, on the slowest rank's samples and the slowest rank's seconds
+/// since the first timed repetition began (so every rank stops together).
+/// Fills (when status stays ok) rec.time, samples_s, noisy (against rec.noise_threshold),
+/// until_stable, gflops, status, error, rec.verify (the global verdict) and
+/// ph's "kernel" and "verify"; returns this rank's own kernel times. Returns
+/// the signal number in `stop` when a signal ended it (rec.status
+/// abandoned). Collective.
 template <class Poison, class Multiply>
-std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repetitions, Poison&& poison,
-                            Multiply&& multiply, const std::function<LocalCheck()>& check, MPI_Comm comm,
-                            int& stop) {
+std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repetitions,
+                            const Config::UntilStable& until, Poison&& poison, Multiply&& multiply,
+                            const std::function<LocalCheck()>& check, MPI_Comm comm, int& stop) {
   stop = 0;
   Kokkos::Profiling::pushRegion("mmapp::warmup");
   for (int w = 0; w < warmup && rec.status == RunStatus::ok; ++w) {
@@ -199,7 +204,10 @@ std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repe
   std::vector<double> mine, slowest;
   LocalCheck worst;
   double verify_s = 0;
-  for (int r = 0; r < repetitions && rec.status == RunStatus::ok; ++r) {
+  const double t_first = wall_now();
+  StableState state = StableState::more;
+  for (int r = 0; rec.status == RunStatus::ok; ++r) {
+    if (!until.enabled && r >= repetitions) break;
     const RepOutcome o = run_once(poison, [&] { multiply(r); }, comm);
     if (!o.error.empty()) {
       rec.status = RunStatus::error, rec.error = o.error;
@@ -233,9 +241,24 @@ std::vector<double> measure(RunRecord& rec, PhaseClock& ph, int warmup, int repe
         break;
       }
     }
+    if (until.enabled && int(slowest.size()) >= repetitions) {
+      double elapsed = wall_now() - t_first;
+      MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+      state = until_stable_step(slowest, repetitions, until.max_cv, until.max_seconds, until.max_repetitions, elapsed);
+      rec.until_stable.seconds = elapsed;
+      if (state != StableState::more) break;
+    }
   }
-  if (!slowest.empty()) {
+  if (until.enabled) {
+    auto& u = rec.until_stable;
+    u.enabled = true, u.max_cv = until.max_cv, u.max_seconds = until.max_seconds;
+    u.max_repetitions = until.max_repetitions;
+    u.outcome = state == StableState::more ? "" : to_string(state);  // "": an error or a signal ended it
+  }
+  if (!slowest.empty() && rec.status == RunStatus::ok) {  // an abandoned or failed run keeps no times
+    rec.samples_s = slowest;
     rec.time = summarize(slowest);
+    rec.noisy = is_noisy(rec.time, rec.noise_threshold);
     rec.gflops = gemm_gflops(rec.m, rec.n, rec.k, rec.time.median);
     ph.seconds["kernel"] = summarize(mine).median;
   }

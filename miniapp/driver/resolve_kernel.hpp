@@ -5,6 +5,7 @@
 // (driver/plan.hpp's plan_kernels).
 #pragma once
 
+#include "core/printable.hpp"
 #include "deck/config.hpp"
 #include "kernels/catalog.hpp"
 
@@ -22,22 +23,35 @@ struct ResolvedKernel {
   std::string selection;
 };
 
-/// The variant a deck entry asks for, for an m x n x k problem: the first
-/// variant of that name matching every key the entry gives (tile,
+/// The variant a deck entry asks for, for an m x n x k problem: with a tile
+/// label (`tile: "/8x48 goto"`), the variant whose tile_label(shape()) it
+/// is; else the first variant of that name matching every key the entry gives (tile,
 /// thread_tile, prefetch, variant = the tag; prefetch is ignored where a
 /// variant has no such switch), or, when it gives none, default_variant() for the shape. A
 /// `tile: auto` entry resolves to the shape default here; the driver then
 /// times every variant of the name. `deck`: the deck's path and `index` the
-/// entry's position, for messages. Throws DeckError
-/// ("FILE:LINE: kernels[i].tile: ...") naming the shapes compiled for this
-/// backend when the shape is not one of them, or when the name is unknown.
+/// entry's position, for messages when the entry does not say where it was
+/// given (KernelSpec::where). Throws DeckError
+/// ("FILE:LINE: kernels[i].tile: ..." or "--set kernels[i].tile: ...")
+/// naming the labels compiled for this backend when the shape is not one of
+/// them, or when the name is unknown.
 template <class Space, class T>
 ResolvedKernel<Space, T> resolve_kernel(const KernelSpec& spec, const std::string& deck, int index, long m, long n,
                                         long k) {
   const auto same = variants_named<Space, T>(spec.name);
-  const std::string where = deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
-                            ": kernels[" + std::to_string(index) + "]";
-  if (same.empty()) throw DeckError(where + ".name: unknown kernel '" + spec.name + "'");
+  const std::string where = !spec.where.empty() ? spec.where
+                            : deck + (spec.line > 0 ? ":" + std::to_string(spec.line) : std::string()) +
+                                  ": kernels[" + std::to_string(index) + "]";
+  if (same.empty()) throw DeckError(where + ".name: unknown kernel " + quoted(spec.name));
+  if (!spec.label.empty()) {
+    std::string labels;
+    for (const auto& v : same) {
+      if (tile_label(v.shape()) == spec.label) return {v, "deck"};
+      labels += (labels.empty() ? "'" : ", '") + tile_label(v.shape()) + "'";
+    }
+    throw DeckError(where + ".tile: no " + spec.name + " variant labelled " + quoted(spec.label) + " for backend " +
+                    std::string(Space::name()) + " and this dtype; available: " + labels);
+  }
   if (spec.tile.empty() && spec.thread_tile.empty() && spec.prefetch < 0 && spec.variant.empty()) {
     std::string why;
     const std::size_t i = default_variant<Space, T>(same, m, n, k, why);

@@ -7,6 +7,12 @@
 // MPI_Gatherv C; (local): each rank fills its own rows and B, and C's
 // checksum streams the rows to rank 0. On a GPU, copies of A and B rotate
 // (input_sets) when they would sit in L2.
+// Over NCCL (scatter mode, built with NCCL, every rank a GPU rank with a GPU
+// of its own, not MMAPP_NCCL=off): B goes host_to_device on rank 0 and is
+// broadcast device to device (ncclBroadcast); C's rows are gathered into a
+// device buffer of the whole C on rank 0 (ncclSend / ncclRecv in one group),
+// then device_to_host there. The phases keep their names; the record's
+// transport says "nccl" (else "mpi").
 // The verifier sees the grid with one process column (GridPlacement::row_split).
 #pragma once
 
@@ -14,12 +20,14 @@
 #include "driver/case_runner.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/mpi_util.hpp"
+#include "parallel/nccl_comm.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -161,7 +169,8 @@ class RowSplit {
   /// Distributed GEMMs need a process grid (the deck parser refuses them
   /// already; this is the runner's guard).
   void accept_distributed(const KernelSpec& spec, int index) const {
-    throw DeckError(cfg_.deck_path + ": kernels[" + std::to_string(index) + "].name: " + spec.name +
+    throw DeckError((spec.where.empty() ? cfg_.deck_path + ": kernels[" + std::to_string(index) + "]" : spec.where) +
+                    ".name: " + spec.name +
                     " needs a process grid (parallel.decomposition: {grid: ...})");
   }
   void decide(const std::vector<PlannedKernel<Space, T>>& plan, PhaseClock& common);
@@ -184,6 +193,7 @@ class RowSplit {
     rec.rows_split = rows_;
     rec.calibration_gflops = calib_;
     rec.balance_trials = trials_;
+    if (scatter_ && place_.size > 1) rec.transport = nccl_ ? "nccl" : "mpi";
   }
   /// Repetition `rep` of variant v on this rank's rows (input set rep % sets).
   void multiply(const PlannedKernel<Space, T>&, const KernelVariant<Space, T>& v, int rep) {
@@ -215,6 +225,15 @@ class RowSplit {
   Workspace<Space> work_;
   HostMatrix<T> hA_, hB_, hC_;  // the device views themselves on host backends
   HostMatrix<T> A_full_, C_full_;
+  bool nccl_ = false;  ///< B's broadcast and C's gather over NCCL (see the file comment)
+  Matrix<T, Space> C_all_;  ///< rank 0, NCCL: the gathered C (M x N) on the device
+#ifdef MMAPP_HAVE_NCCL
+  std::unique_ptr<NcclComm> comm_nccl_;
+  /// Waits for the work queued on space_'s stream so far (polling NCCL's errors, notices and the deadline).
+  void nccl_sync(const std::string& what);
+  void nccl_broadcast_b();
+  void nccl_gather_c();
+#endif
 };
 
 /// The rows of every rank: weights: auto times the first kernel of the deck
@@ -229,7 +248,7 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
   predicted_.assign(nranks, -1.0);
   if (cfg_.decomposition.kind == SplitKind::auto_weights) {
     const double t0 = wall_now();
-    const std::string where = cfg_.deck_path + ": parallel.decomposition (weights: auto): ";
+    const std::string where = cfg_.where("parallel.decomposition.weights") + " (auto): ";
     agree_on([&] { trials_ = balance_rows<Space, T>(plan.front().variant, M, N, K, cfg_.decomposition.calibration_n,
                                                      nranks, world); },
              where, 2, world);
@@ -245,9 +264,16 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
     for (int r = 0; r < nranks; ++r) predicted_[r] = rows_[r] > 0 ? best.seconds[r] : 0.0;
     common.seconds["balance"] = wall_now() - t0;
   } else {
-    agree_on([&] { rows_ = split_rows(M, nranks, cfg_.decomposition, calib_); }, cfg_.deck_path + ": ", 2, world);
+    agree_on([&] { rows_ = split_rows(M, nranks, cfg_.decomposition, calib_); }, cfg_.prefix(cfg_.decomposition.kind == SplitKind::rows ? "parallel.decomposition.rows"
+                                                                            : "parallel.decomposition.weights"),
+             2, world);
   }
   offsets_ = row_offsets(rows_);
+  const NcclFacts facts = nccl_facts(world, !is_host_space_v<Space>);  // collective: every rank
+  nccl_ = scatter_ && nranks > 1 && facts.usable();
+#ifdef MMAPP_HAVE_NCCL
+  if (nccl_) comm_nccl_ = std::make_unique<NcclComm>(world, "row split");
+#endif
   // Input sets: on a GPU, rotate among copies of A and B when they would fit
   // in L2 twice over, so the cache is not what is measured (CUTLASS profiler practice).
 #ifdef KOKKOS_ENABLE_CUDA
@@ -266,6 +292,7 @@ MemoryNeed RowSplit<Space, T>::memory(std::size_t work, bool verify) {
   need_.device = (double(sets_) * (my * K + K * N) + 1.0 * my * N) * elem + double(work) +
                  (verify ? FreivaldsCheck<Space, T>::bytes(my, N, K, placement().reduces()).device : 0.0);
   need_.host = (place_.rank == 0 && scatter_) ? (double(M) * K + double(M) * N) * elem : 0.0;
+  if (nccl_ && place_.rank == 0) need_.device += double(M) * N * elem;  // C_all_
   if (!is_host_space_v<Space>) need_.host += (double(my) * K + double(K) * N + double(my) * N) * elem;
   need_.problem = problem_text(M, N, K, dtype_name<T>());
   return need_;
@@ -290,6 +317,7 @@ void RowSplit<Space, T>::allocate(std::size_t work, PhaseClock& common) {
     if (place_.rank == 0 && scatter_) {
       A_full_ = HostMatrix<T>(uninit("A_full"), M, K);
       C_full_ = HostMatrix<T>(uninit("C_full"), M, N);
+      if (nccl_) C_all_ = Matrix<T, Space>(uninit("C_all"), M, N);
     }
   });
 }
@@ -317,12 +345,15 @@ void RowSplit<Space, T>::distribute(PhaseClock& common) {
       MPI_Scatterv(place_.rank == 0 ? A_full_.data() : nullptr, rc.counts.data(), rc.displs.data(), a_row.t,
                    hA_.data(), int(my), a_row.t, 0, comm());
     });
-    common.time("broadcast", [&] { MPI_Bcast(hB_.data(), int(K), b_row.t, 0, comm()); });
+    if (!nccl_) common.time("broadcast", [&] { MPI_Bcast(hB_.data(), int(K), b_row.t, 0, comm()); });
   }
   common.time("host_to_device", [&] {
     Kokkos::deep_copy(A_[0], hA_);
-    Kokkos::deep_copy(B_[0], hB_);
+    if (!nccl_ || place_.rank == 0) Kokkos::deep_copy(B_[0], hB_);
   });
+#ifdef MMAPP_HAVE_NCCL
+  if (nccl_) common.time("broadcast", [&] { nccl_broadcast_b(); });
+#endif
   for (int s = 1; s < sets_; ++s) {
     Kokkos::deep_copy(A_[s], A_[0]);
     Kokkos::deep_copy(B_[s], B_[0]);
@@ -335,7 +366,15 @@ void RowSplit<Space, T>::distribute(PhaseClock& common) {
 template <class Space, class T>
 void RowSplit<Space, T>::collect(RunRecord& rec, PhaseClock& ph) {
   const long M = size_.m, N = size_.n;
-  if (rec.status == RunStatus::ok) {
+  if (rec.status == RunStatus::ok && nccl_) {
+#ifdef MMAPP_HAVE_NCCL
+    ph.time("gather", [&] { nccl_gather_c(); });
+    ph.time("device_to_host", [&] {
+      if (place_.rank == 0) Kokkos::deep_copy(C_full_, C_all_);
+    });
+    if (place_.rank == 0) rec.checksum = ordered_checksum<T>(C_full_, std::vector<long>{M}, N, MPI_COMM_SELF);
+#endif
+  } else if (rec.status == RunStatus::ok) {
     ph.time("device_to_host", [&] { Kokkos::deep_copy(hC_, C_); });
     if (scatter_) {
       RowType c_row(N, mpi_type<T>());
@@ -351,5 +390,58 @@ void RowSplit<Space, T>::collect(RunRecord& rec, PhaseClock& ph) {
   }
   if (scatter_) ph.seconds["communication"] = ph.seconds["scatter"] + ph.seconds["broadcast"] + ph.seconds["gather"];
 }
+
+#ifdef MMAPP_HAVE_NCCL
+template <class Space, class T>
+void RowSplit<Space, T>::nccl_sync(const std::string& what) {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    cudaEvent_t done{};
+    cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+    cudaEventRecord(done, space_.cuda_stream());
+    nccl_wait_event(done, what);
+    cudaEventDestroy(done);
+  }
+}
+
+/// B (K x N) from rank 0's device to every rank's, on space_'s stream.
+template <class Space, class T>
+void RowSplit<Space, T>::nccl_broadcast_b() {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    Kokkos::fence();  // host_to_device of B on rank 0
+    const std::string what = "ncclBroadcast (row split: B)";
+    if (nccl_fault("rows")) nccl_fail("NCCL " + what + ": injected by MMAPP_TEST_NCCL_FAULT");
+    T* b = B_[0].data();
+    nccl_check(ncclBroadcast(b, b, size_t(size_.k) * size_t(size_.n), nccl_type<T>(), 0, comm_nccl_->get(),
+                             space_.cuda_stream()),
+               comm_nccl_->get(), what);
+    nccl_sync(what);
+  }
+}
+
+/// Every rank's C rows into rank 0's C_all_ at their offsets: rank 0's own
+/// by a device copy, the others' by ncclSend / ncclRecv in one group.
+template <class Space, class T>
+void RowSplit<Space, T>::nccl_gather_c() {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    Kokkos::fence();  // the last repetition's C
+    const long N = size_.n;
+    const ncclComm_t c = comm_nccl_->get();
+    const cudaStream_t st = space_.cuda_stream();
+    const std::string what = "ncclSend / ncclRecv (row split: gather of C)";
+    nccl_check(ncclGroupStart(), c, what);
+    if (place_.rank == 0) {
+      if (rows_[0] > 0)
+        cudaMemcpyAsync(C_all_.data(), C_.data(), size_t(rows_[0]) * N * sizeof(T), cudaMemcpyDeviceToDevice, st);
+      for (int r = 1; r < place_.size; ++r)
+        if (rows_[r] > 0)
+          nccl_check(ncclRecv(C_all_.data() + offsets_[r] * N, size_t(rows_[r]) * N, nccl_type<T>(), r, c, st), c, what);
+    } else if (rows_[place_.rank] > 0) {
+      nccl_check(ncclSend(C_.data(), size_t(rows_[place_.rank]) * N, nccl_type<T>(), 0, c, st), c, what);
+    }
+    nccl_check(ncclGroupEnd(), c, what);
+    nccl_sync(what);
+  }
+}
+#endif
 
 }  // namespace mmapp::detail

@@ -100,7 +100,8 @@ long gpu_sm_estimate(const Space& space) {
 /// problem's shape, and the rule that chose it in `why` (for the report).
 /// `same_name` holds every compiled variant of that kernel, in catalog order
 /// (not empty); returns an index into it. On GPU spaces `tiled` follows
-/// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate: the
+/// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate, its
+/// tensor-core choices enabled when the list has the DMMA variants: the
 /// variant tagged with the rule's choice (the first one when none is). On
 /// host spaces a problem with fewer rows than the first variant's micro-tile
 /// (thread_tile[0], MR) takes the few-rows variant (tag "rows") when the name
@@ -116,7 +117,11 @@ std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_nam
       if (same_name[i].tag == "rows" && host_rule_takes_rows(m, mr, &why)) return i;
   } else {
     if (!same_name.empty() && same_name.front().name == "tiled") {
-      const GpuRuleChoice c = gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why);
+      // The FP64 tensor-core choices only where the catalog compiled them (sm_80 and later).
+      bool dmma = false;
+      for (const auto& v : same_name) dmma = dmma || v.rule == GpuRuleChoice::dmma_big;
+      const GpuRuleChoice c =
+          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma);
       for (std::size_t i = 0; i < same_name.size(); ++i)
         if (same_name[i].rule == c) return i;
       return 0;

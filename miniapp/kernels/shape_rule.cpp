@@ -49,12 +49,24 @@ bool huge_fits(long m, long n, long k, long sms) {
 
 }  // namespace
 
-GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why) {
+GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
+                             bool tensor_cores) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
+  if (is_double && tensor_cores) {
+    const RuleTile& mb = rt::kDoubleMmaBig;
+    const long tiles_mb = tiles_of(mb, m, n);
+    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms)
+      return chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
+    const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
+    const long tiles_ms = tiles_of(ms, m, n);
+    if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms)
+      return chose(C::dmma_small_splitk, "FP64 tensor cores, few 64x64 tiles: K split by 1024", why);
+    return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
+  }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;
   const RuleTile& big_split = is_double ? rt::kDoubleBigSplitK : rt::kFloatBigSplitK;
   const RuleTile& small = is_double ? rt::kDoubleSmall : rt::kFloatSmall;

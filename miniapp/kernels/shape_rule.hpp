@@ -30,6 +30,9 @@ enum class GpuRuleChoice {
   big_splitk,    ///< the big tile, K split by 4096
   mid_splitk,    ///< double 96x96x8 / 8x6, K split by 1024
   small,         ///< float 64x64x16 / 4x8, double 64x64x8 / 8x4
+  dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
+  dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
+  dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -52,6 +55,9 @@ inline constexpr RuleTile kDoubleBigSplitK{64, 128, 4096};
 inline constexpr RuleTile kDoubleMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleSmall{64, 64, 0};
 inline constexpr RuleTile kDoubleSmallSplitK{64, 64, 1024};
+inline constexpr RuleTile kDoubleMmaBig{128, 64, 0};
+inline constexpr RuleTile kDoubleMmaSmall{64, 64, 0};
+inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -75,7 +81,17 @@ inline constexpr RuleTile kDoubleSmallSplitK{64, 64, 1024};
 ///     double, the 96x96 tile split by 1024 when its tiles cover fewer cells
 ///     than the 64x64 ones (and K splits); else the small tile split by 1024;
 ///  6. otherwise the small tile.
-GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why);
+/// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
+/// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor
+/// cores instead of steps 4-6: the 128x64 DMMA tile where M*N fills at
+/// least half of its tiles and there are at least `sms` of them; else the
+/// 64x64 DMMA tile split by 1024 when it has fewer tiles than SMs and K
+/// splits; else the 64x64 DMMA tile. Which instruction and K tile each
+/// takes is the catalog's (sm_90: m16n8k8 / m16n8k16); measured against the
+/// SIMT choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
+/// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.
+GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
+                             bool tensor_cores = false);
 
 /// The host rule for `tiled`: true when an m-row problem takes the few-rows
 /// kernel (tag "rows") instead of the packed GotoBLAS/BLIS kernel whose

@@ -1,7 +1,9 @@
 // report.cpp — implementation of report.hpp (see there for the contracts).
 #include "report/report.hpp"
+#include "report/report_file.hpp"
 
 #include "core/exec_spaces.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "core/version.hpp"
 
@@ -9,22 +11,56 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <ctime>
-#include <fstream>
 #include <sstream>
 
 namespace mmapp {
 
-Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends) {
+namespace {
+/// Kokkos::print_configuration's "name: value" lines (trimmed; lines without
+/// a value, the section headings, are left out) and the architectures they
+/// name as enabled: KOKKOS_ARCH_* lines that say "yes" (Kokkos 3) and the
+/// values of "... architecture: X" lines other than "none" (Kokkos 4).
+void kokkos_configuration(Provenance& p) {
+  std::ostringstream text;
+  Kokkos::print_configuration(text, false);
+  std::istringstream lines(text.str());
+  const auto trim = [](std::string s) {
+    const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 2));
+    if (key.empty() || value.empty()) continue;
+    p.kokkos_configuration.emplace_back(key, value);
+    if (key.rfind("KOKKOS_ARCH_", 0) == 0 && value == "yes") p.kokkos_arch.push_back(key.substr(12));
+    const std::string tail = " architecture";
+    if (key.size() > tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0 && value != "none")
+      p.kokkos_arch.push_back(value);
+  }
+}
+}  // namespace
+
+Provenance collect_provenance(const RankPlacement& place, const std::vector<std::string>& backends,
+                              const std::vector<std::string>& command_line) {
   Provenance p;
   p.mmapp_version = MMAPP_VERSION;
   p.git_hash = MMAPP_GIT_HASH;
   p.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+  p.compiler_id = MMAPP_CXX_COMPILER_ID;
+  p.compiler_version = MMAPP_CXX_COMPILER_VERSION;
+  p.compiler_path = MMAPP_CXX_COMPILER;
+  p.cxx_flags = MMAPP_CXX_FLAGS;
+  p.build_type = MMAPP_BUILD_TYPE;
+  p.command_line = command_line;
+  kokkos_configuration(p);
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -50,6 +86,13 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
   p.host_blas_threads = host_blas_threads();
   p.host_blas_cpus = host_blas_cpus();
   p.host_blas_bound = host_blas_bound();
+  for (const auto* isa : host::compiled_host_isas()) p.host_isa_compiled.push_back(isa->name);
+  try {
+    p.host_isa = host::selected_host_isa().name;
+    p.host_isa_chosen_by = host::selected_host_isa_chosen_by();
+  } catch (const host::HostIsaError& e) {  // main refuses a bad MMAPP_HOST_ISA before this
+    p.host_isa_chosen_by = e.what();
+  }
   return p;
 }
 
@@ -57,6 +100,7 @@ void print_placement(std::ostream& os, const Provenance& p) {
   os << fmt::format("mmapp {} ({}), Kokkos {}, execution spaces:", p.mmapp_version, p.git_hash, p.kokkos_version);
   for (const auto& s : p.execution_spaces) os << ' ' << s;
   os << fmt::format(", {} rank(s), {} host thread(s) per rank", p.ranks, p.threads);
+  if (!p.host_isa.empty()) os << fmt::format(", host ISA {} ({})", p.host_isa, p.host_isa_chosen_by);
   if (!p.host_blas_core.empty())
     os << fmt::format(", OpenBLAS core {}, {} {} thread(s) on {} CPU(s){}", p.host_blas_core, p.host_blas_threads,
                       p.host_blas_threading, p.host_blas_cpus,
@@ -87,6 +131,11 @@ std::string verdict(const RunRecord& r) {
   return r.verify.passed ? "PASS" : "FAIL";
 }
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
+/// Only a run whose repetitions all ran has times (an abandoned or failed
+/// run's few samples are no measurement).
+bool timed_run(const RunRecord& r) { return r.status == RunStatus::ok && r.time.count > 0; }
+/// "1.2%", or "38.2% noisy" above the run's threshold.
+std::string cv_text(const RunRecord& r) { return pct(100 * r.time.cv) + (r.noisy ? " noisy" : ""); }
 
 /// A text table whose columns are as wide as their widest cell.
 struct TextTable {
@@ -156,15 +205,18 @@ void print_grid_ranks(std::ostream& os, const std::vector<RunRecord>& runs) {
 }  // namespace
 
 void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
-  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "GFLOP/s", "% vendor",
+  TextTable t{{"kernel", "tile", "dtype", "m x n x k", "min ms", "median ms", "max ms", "CV", "GFLOP/s", "% vendor",
                "verify ms", "resid/bound", "check"},
-              {true, true, true, false, false, false, false, false, false, false, false, true},
+              {true, true, true, false, false, false, false, false, false, false, false, false, true},
               {}};
+  bool vendor_noisy = false;
   for (const auto& r : runs) {
-    const bool timed = r.time.median > 0;
+    const bool timed = timed_run(r);
+    vendor_noisy = vendor_noisy || (r.pct_of_vendor >= 0 && r.vendor_noisy);
     t.rows.push_back({r.kernel, r.shape.empty() ? "-" : r.shape, r.dtype, fmt::format("{}x{}x{}", r.m, r.n, r.k),
                       timed ? ms(r.time.min) : "-", timed ? ms(r.time.median) : "-", timed ? ms(r.time.max) : "-",
-                      timed ? fmt::format("{:.1f}", r.gflops) : "-", pct(r.pct_of_vendor),
+                      timed ? cv_text(r) : "-", timed ? fmt::format("{:.1f}", r.gflops) : "-",
+                      pct(r.pct_of_vendor) + (r.pct_of_vendor >= 0 && r.vendor_noisy ? "*" : ""),
                       r.verify.enabled && r.verify.checks > 0 ? ms(r.verify.seconds) : "-",
                       r.verify.enabled && r.verify.checks > 0 && r.status == RunStatus::ok
                           ? fmt::format("{:.2e}", r.verify.worst_ratio)
@@ -174,6 +226,9 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   os << "\n";
   t.print(os);
   if (runs.empty()) return;
+  if (vendor_noisy)
+    os << "*: the vendor's own run was noisy (its CV above the threshold): that % vendor compares with an unsteady "
+          "yardstick\n";
   if (const auto& v = runs.front().verify; v.enabled)
     os << fmt::format("verifier: {} (every timed repetition's C; resid/bound <= 1 passes)\n", v.verifier);
   const auto& first = runs.front();
@@ -183,7 +238,8 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   if (first.grid.p > 0) {
     print_grid_ranks(os, runs);
   } else if (first.ranks.size() > 1) {
-    os << fmt::format("\nper rank ({} data; memory GiB):\n", first.data_mode);
+    os << fmt::format("\nper rank ({} data{}; memory GiB):\n", first.data_mode,
+                      first.transport.empty() ? "" : ", B and C via " + first.transport);
     TextTable pr{{"kernel", "rank", "rows", "median ms", "GFLOP/s", "predicted ms", "comm s", "device GiB", "host GiB"},
                  {true, false, false, false, false, false, false, false, false},
                  {}};
@@ -202,7 +258,17 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
       os << fmt::format("{}{}{}: load imbalance (max/mean kernel time) {:.3f}\n", r.kernel, r.shape.empty() ? "" : " ", r.shape, r.imbalance);
   }
   for (const auto& r : runs) {
-    const std::string what = fmt::format("{} {} {} {}x{}x{}", r.kernel, r.shape, r.dtype, r.m, r.n, r.k);
+    const std::string what =
+        fmt::format("{} {}{}{} {}x{}x{}", r.kernel, r.shape, r.shape.empty() ? "" : " ", r.dtype, r.m, r.n, r.k);
+    if (timed_run(r) && r.noisy)
+      os << fmt::format("NOISY: {}: CV {} > {} over {} repetitions (min {} ms, median {} ms, max {} ms)\n", what,
+                        pct(100 * r.time.cv), pct(100 * r.noise_threshold), r.time.count, ms(r.time.min),
+                        ms(r.time.median), ms(r.time.max));
+    if (timed_run(r) && r.until_stable.enabled)
+      os << fmt::format("until_stable: {}: {} after {} repetitions, {:.3f} s (CV {}; max_cv {}, max_seconds {}, "
+                        "max_repetitions {})\n",
+                        what, r.until_stable.outcome, r.time.count, r.until_stable.seconds, pct(100 * r.time.cv),
+                        pct(100 * r.until_stable.max_cv), r.until_stable.max_seconds, r.until_stable.max_repetitions);
     if (r.status == RunStatus::error) os << fmt::format("KERNEL ERROR: {}: {}\n", what, r.error);
     if (r.status == RunStatus::abandoned) os << fmt::format("ABANDONED: {}: stopped by a signal\n", what);
     if (r.status == RunStatus::ok && r.verify.enabled && !r.verify.passed)
@@ -213,12 +279,27 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
   }
 }
 
-std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
-                        const Completion& done) {
+namespace {
+/// The report as a JSON value (json_report renders it).
+nlohmann::json report_json(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                           const Completion& done) {
   using nlohmann::json;
   const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  const auto bytes = [](double b) { return json(static_cast<std::int64_t>(std::llround(b))); };
   json j;
+  j["schema_version"] = kReportSchemaVersion;
   j["mmapp"] = {{"version", prov.mmapp_version}, {"git", prov.git_hash}};
+  json kconf = json::object();
+  for (const auto& [k, v] : prov.kokkos_configuration) kconf[k] = v;
+  j["build"] = {{"compiler", {{"id", prov.compiler_id}, {"version", prov.compiler_version}, {"path", prov.compiler_path}}},
+                {"cxx_flags", prov.cxx_flags},
+                {"build_type", prov.build_type},
+                {"kokkos",
+                 {{"version", prov.kokkos_version},
+                  {"execution_spaces", prov.execution_spaces},
+                  {"arch", prov.kokkos_arch},
+                  {"configuration", kconf}}}};
+  j["command_line"] = prov.command_line;
   j["complete"] = done.complete;
   j["stopped_by"] = done.stopped_by.empty() ? json(nullptr) : json(done.stopped_by);
   json ranks = json::array();
@@ -235,6 +316,9 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                      {"device", prov.rank_devices.empty() ? "" : prov.rank_devices.front()},
                      {"host", prov.rank_hosts.empty() ? "" : prov.rank_hosts.front()},
                      {"threads", prov.threads},
+                     {"host_isa", prov.host_isa},
+                     {"host_isa_chosen_by", prov.host_isa_chosen_by},
+                     {"host_isa_compiled", prov.host_isa_compiled},
                      {"host_blas_core", prov.host_blas_core},
                      {"host_blas",
                       {{"core", prov.host_blas_core},
@@ -259,10 +343,24 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["warmup"] = r.warmup, rr["repetitions"] = r.repetitions, rr["input_sets"] = r.input_sets;
     rr["status"] = to_string(r.status);
     rr["error"] = r.error.empty() ? json(nullptr) : json(r.error);
-    rr["time_s"] = {{"min", r.time.min}, {"median", r.time.median}, {"max", r.time.max}};
+    if (timed_run(r)) {  // abandoned and failed runs carry no times
+      rr["time_s"] = {{"min", r.time.min},       {"median", r.time.median}, {"max", r.time.max},
+                      {"mean", r.time.mean},     {"stddev", r.time.stddev}, {"cv", r.time.cv},
+                      {"count", r.time.count},   {"samples", r.samples_s}};
+      rr["gflops"] = r.gflops;
+      rr["noise"] = {{"cv_threshold", r.noise_threshold}, {"noisy", r.noisy}};
+      const auto& u = r.until_stable;
+      rr["until_stable"] = u.enabled ? json{{"max_cv", u.max_cv},
+                                            {"max_seconds", u.max_seconds},
+                                            {"max_repetitions", u.max_repetitions},
+                                            {"outcome", u.outcome},
+                                            {"converged", u.outcome == "converged"},
+                                            {"seconds", u.seconds}}
+                                     : json(nullptr);
+    }
     rr["phases_s"] = r.phases_s;
-    rr["gflops"] = r.gflops;
     rr["pct_of_vendor"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.pct_of_vendor);
+    rr["vendor_noisy"] = r.pct_of_vendor < 0 ? json(nullptr) : json(r.vendor_noisy);
     rr["verify_enabled"] = r.verify.enabled;
     rr["verified"] = r.passed() && r.verify.enabled;
     const auto& v = r.verify;
@@ -282,6 +380,7 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     rr["rel_error"] = num(v.relative_residual);  // the componentwise relative residual (kept name)
     rr["checksum"] = r.checksum;
     rr["data_mode"] = r.data_mode;
+    if (!r.transport.empty()) rr["transport"] = r.transport;
     rr["rows_split"] = r.rows_split;
     rr["imbalance"] = r.imbalance;
     if (!r.calibration_gflops.empty()) rr["calibration_gflops"] = r.calibration_gflops;
@@ -316,11 +415,14 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
                           {"device", prov.rank_devices.at(k.rank)},
                           {"rows", k.rows},
                           {"row0", k.row0},
-                          {"kernel_s", {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}}},
                           {"predicted_s", k.predicted_s < 0 ? json(nullptr) : json(k.predicted_s)},
-                          {"gflops", k.gflops},
                           {"phases_s", k.phases_s},
-                          {"memory_bytes", {{"device", k.device_bytes}, {"host", k.host_bytes}}}});
+                          {"memory_bytes", {{"device", bytes(k.device_bytes)}, {"host", bytes(k.host_bytes)}}}});
+      if (timed_run(r)) {
+        auto& e = per_rank.back();
+        e["kernel_s"] = {{"min", k.kernel.min}, {"median", k.kernel.median}, {"max", k.kernel.max}};
+        e["gflops"] = k.gflops;
+      }
       if (k.prow >= 0) {
         auto& e = per_rank.back();
         e["prow"] = k.prow, e["pcol"] = k.pcol, e["cols"] = k.cols, e["col0"] = k.col0;
@@ -330,39 +432,102 @@ std::string json_report(const Config& cfg, const Provenance& prov, const std::ve
     jr.push_back(rr);
   }
   j["runs"] = jr;
-  return j.dump(2) + "\n";
+  return j;
+}
+}  // namespace
+
+namespace {
+/// Escapes invalid UTF-8 in every string and key of `j` (escape_invalid_utf8),
+/// so that dumping it cannot throw json's type_error 316.
+void make_utf8_safe(nlohmann::json& j) {
+  if (j.is_string()) {
+    auto& s = j.get_ref<std::string&>();
+    if (!is_valid_utf8(s)) s = escape_invalid_utf8(s);
+  } else if (j.is_array()) {
+    for (auto& e : j) make_utf8_safe(e);
+  } else if (j.is_object()) {
+    bool bad_key = false;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      make_utf8_safe(it.value());
+      bad_key |= !is_valid_utf8(it.key());
+    }
+    if (bad_key) {
+      nlohmann::json o = nlohmann::json::object();
+      for (auto it = j.begin(); it != j.end(); ++it) o[escape_invalid_utf8(it.key())] = std::move(it.value());
+      j = std::move(o);
+    }
+  }
 }
 
-std::string check_report_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (path.empty()) return "";
-  if (fs::is_directory(path, ec)) return "output.report: '" + path + "' is a directory; give a file path";
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir, ec))
-    return "output.report: the directory of '" + path + "' (" + dir.string() + ") does not exist";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    return "output.report: the directory of '" + path + "' (" + dir.string() + ") is not writable";
-  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0 && !fs::is_symlink(path, ec))
-    return "output.report: '" + path + "' exists and is not writable";
-  return "";
+std::string dump_safe(nlohmann::json j) {
+  make_utf8_safe(j);
+  return j.dump(2);
+}
+
+/// The top-level key line of the runs' array in a report dumped with indent
+/// 2 and no runs: raw newlines occur in the dump only between values (in
+/// strings they are escaped), and only top-level keys are indented by two
+/// spaces, so this text occurs exactly once.
+constexpr std::string_view kEmptyRuns = "\n  \"runs\": []";
+}  // namespace
+
+std::string json_report(const Config& cfg, const Provenance& prov, const std::vector<RunRecord>& runs,
+                        const Completion& done) {
+  return dump_safe(report_json(cfg, prov, runs, done)) + "\n";
 }
 
 void write_json_report(const std::string& path, const Config& cfg, const Provenance& prov,
-                       const std::vector<RunRecord>& runs, const Completion& done) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw std::runtime_error(path + ": cannot write report (does the directory exist?)");
-    f << json_report(cfg, prov, runs, done);
-    f.flush();
-    if (!f) throw std::runtime_error(path + ": error while writing report");
+                       const std::vector<RunRecord>& runs, const Completion& done, const std::string& what) {
+  replace_file_atomically(path, json_report(cfg, prov, runs, done), what);
+}
+
+ReportWriter::ReportWriter(std::string path, std::string what, const Config& cfg, const Provenance& prov)
+    : path_(std::move(path)), what_(std::move(what)), cfg_(cfg), prov_(prov) {
+  const std::string text = json_report(cfg_, prov_, {}, {false, ""});
+  const size_t at = text.find(kEmptyRuns);
+  if (at == std::string::npos || text.find(kEmptyRuns, at + 1) != std::string::npos)
+    throw std::logic_error("report: the runs' array is not a single top-level key");
+  const size_t open = at + kEmptyRuns.size() - 2;  // at the '['
+  head_ = text.substr(0, open);
+  tail_ = text.substr(open + 2);
+}
+
+void ReportWriter::update(const std::vector<RunRecord>& runs) {
+  // Runs before the case in flight are final; those of the case in flight
+  // are serialised again (their percent of the vendor may still change).
+  const size_t in_flight = std::max<size_t>(cfg_.kernels.size(), 1);
+  const size_t final_runs = runs.size() > in_flight ? runs.size() - in_flight : 0;
+  if (texts_.size() > final_runs) texts_.resize(final_runs);
+  const auto text_of = [&](const RunRecord& r) {
+    ++serialised_;
+    std::string t = dump_safe(report_json(cfg_, prov_, {r}, {false, ""})["runs"][0]);
+    std::string out;  // indented as an element of the top-level array (depth 2)
+    out.reserve(t.size() + t.size() / 8);
+    for (const char c : t) {
+      out += c;
+      if (c == '\n') out += "    ";
+    }
+    return out;
+  };
+  while (texts_.size() < final_runs) texts_.push_back(text_of(runs[texts_.size()]));
+  std::string text = head_;
+  if (runs.empty()) {
+    text += "[]";
+  } else {
+    text += "[\n    ";
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (i) text += ",\n    ";
+      text += i < texts_.size() ? texts_[i] : text_of(runs[i]);
+    }
+    text += "\n  ]";
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot move the report into place");
-  }
+  text += tail_;
+  replace_file_atomically(path_, text, what_);
+}
+
+void ReportWriter::finish(const std::vector<RunRecord>& runs, const Completion& done) {
+  serialised_ += runs.size();
+  replace_file_atomically(path_, json_report(cfg_, prov_, runs, done), what_);
 }
 
 }  // namespace mmapp

@@ -74,6 +74,17 @@ struct RunRecord {
   RunStatus status = RunStatus::ok;
   std::string error;                      ///< status error: the failing call's message
   TimeStats time;                         ///< per repetition: the slowest rank's kernel time
+  std::vector<double> samples_s;          ///< every timed repetition's time (the slowest rank's), in order
+  double noise_threshold = 0.05;          ///< run.noise_threshold: CV (fraction) above which it is noisy
+  bool noisy = false;                     ///< time.cv > noise_threshold (core/stats.hpp, is_noisy)
+  /// run.until_stable as applied (enabled false: the deck's repetitions only).
+  struct UntilStableRecord {
+    bool enabled = false;
+    double max_cv = 0, max_seconds = 0;
+    long max_repetitions = 0;
+    std::string outcome;                  ///< "converged", "timed_out", "capped" (StableState), "" if cut short
+    double seconds = 0;                   ///< timed repetitions' wall time at the last decision (slowest rank)
+  } until_stable;
   std::map<std::string, double> phases_s; ///< allocation, fill, scatter, broadcast, host_to_device,
                                           ///< verify_setup, kernel (median), verify, device_to_host,
                                           ///< gather, communication (each the slowest rank's); grid
@@ -81,6 +92,7 @@ struct RunRecord {
                                           ///< broadcasts, local GEMMs and panel copies, per multiply), checksum
   double gflops = 0;                      ///< 2mnk / time.median
   double pct_of_vendor = -1;              ///< 100 * gflops / the vendor's gflops in this run; -1 if none
+  bool vendor_noisy = false;              ///< pct_of_vendor's reference run was itself noisy
   VerifyRecord verify;
   std::string checksum;                   ///< XXH3-64 of C's bytes in row-major order, "0x..."
   double imbalance = 1;                   ///< max / mean of the ranks' median kernel times
@@ -90,6 +102,7 @@ struct RunRecord {
   /// (rows per rank, each rank's measured seconds); the fastest was kept.
   std::vector<SplitTrial> balance_trials;
   std::string data_mode;
+  std::string transport;                  ///< row split, scatter mode: how B's broadcast and C's gather travel ("mpi", "nccl")
   std::vector<RankRecord> ranks;
   /// tile: auto: each candidate's shape and median time (s; -1 if it failed),
   /// timed before the runs and excluded from kernel time.

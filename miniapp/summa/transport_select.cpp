@@ -19,6 +19,7 @@ const char* describe(PanelPath p) {
     case PanelPath::cuda_aware: return "cuda-aware";
     case PanelPath::staged: return "staged through pinned host memory";
     case PanelPath::shared: return "shared: an MPI shared-memory window (one node)";
+    case PanelPath::nccl: return "nccl: device to device (NCCL)";
   }
   return "?";
 }
@@ -49,7 +50,12 @@ bool grid_is_node_local(const GridComm& grid) {
   return node_local != 0;
 }
 
-PanelPath choose_panel_path(Transfer transfer, bool gpu, bool node_local, int rank) {
+PanelPath choose_panel_path(Transfer transfer, bool gpu, bool node_local, int rank, const NcclFacts& nccl) {
+  if (transfer == Transfer::nccl) {
+    if (!nccl.possible()) throw std::runtime_error("parallel.decomposition.transfer: nccl, but " + nccl.why_not());
+    return PanelPath::nccl;
+  }
+  if (transfer == Transfer::automatic && nccl.usable()) return PanelPath::nccl;
   if (transfer == Transfer::shared) {
     if (!node_local)
       throw std::runtime_error(
@@ -73,6 +79,10 @@ PanelPath choose_panel_path(Transfer transfer, bool gpu, bool node_local, int ra
 PanelTransportChoice agree_panel_transport(PanelPath mine, Overlap overlap, MPI_Comm world) {
   PanelTransportChoice c;
   c.path = mine;
+  int nccl_any = mine == PanelPath::nccl, nccl_all = nccl_any;
+  MPI_Allreduce(MPI_IN_PLACE, &nccl_any, 1, MPI_INT, MPI_MAX, world);
+  MPI_Allreduce(MPI_IN_PLACE, &nccl_all, 1, MPI_INT, MPI_MIN, world);
+  if (nccl_any != nccl_all) throw std::logic_error("SUMMA: some ranks chose the NCCL transport and some did not");
   int shared_any = mine == PanelPath::shared, shared_all = shared_any;
   MPI_Allreduce(MPI_IN_PLACE, &shared_any, 1, MPI_INT, MPI_MAX, world);
   MPI_Allreduce(MPI_IN_PLACE, &shared_all, 1, MPI_INT, MPI_MIN, world);

@@ -15,6 +15,7 @@
 
 #include "deck/config.hpp"
 #include "parallel/grid_comm.hpp"
+#include "parallel/nccl_comm.hpp"
 
 #include <mpi.h>
 
@@ -26,12 +27,13 @@ namespace mmapp {
 /// transport): MPI broadcasts of buffers in Space's memory (`host` on host
 /// backends, `cuda_aware` on a GPU: transport_mpi.hpp), of pinned host
 /// copies of device buffers (`staged`: transport_staged.hpp), or an MPI-3
-/// shared-memory window on one node (`shared`: transport_shared.hpp).
-enum class PanelPath { host, cuda_aware, staged, shared };
-inline constexpr int kPanelPaths = 4;  ///< PanelPath's values are 0 .. kPanelPaths - 1
+/// shared-memory window on one node (`shared`: transport_shared.hpp), or
+/// NCCL broadcasts from device to device (`nccl`: transport_nccl.hpp).
+enum class PanelPath { host, cuda_aware, staged, shared, nccl };
+inline constexpr int kPanelPaths = 5;  ///< PanelPath's values are 0 .. kPanelPaths - 1
 
 /// "host", "cuda-aware", "staged through pinned host memory", "shared: an
-/// MPI shared-memory window (one node)".
+/// MPI shared-memory window (one node)", "nccl: device to device (NCCL)".
 const char* describe(PanelPath p);
 
 /// Open MPI's run-time answer to "may device (CUDA) buffers be given to
@@ -50,15 +52,20 @@ bool grid_is_node_local(const GridComm& grid);
 
 /// This rank's panel path for the deck's `transfer`, on a GPU rank (`gpu`)
 /// or a host rank, `node_local` from grid_is_node_local, `rank` its world
-/// rank (for the message):
+/// rank (for the message), `nccl` the job's NCCL facts (nccl_facts; the
+/// same on every rank):
+///   nccl: nccl on every rank when nccl.possible();
 ///   shared: shared (every rank); cuda_aware / staged: so on a GPU, host on
-///   a host rank; automatic: host on a host rank; on a GPU cuda_aware when
-///   mpi_cuda_support() is 1, else shared when node_local, else staged.
-/// Throws std::runtime_error "parallel.decomposition.transfer: shared, but
+///   a host rank; automatic: nccl when nccl.usable() (built, every rank a
+///   GPU rank with a GPU of its own, not MMAPP_NCCL=off); else host on a
+///   host rank; on a GPU cuda_aware when mpi_cuda_support() is 1, else
+///   shared when node_local, else staged.
+/// Throws std::runtime_error "parallel.decomposition.transfer: nccl, but
+/// <NcclFacts::why_not()>", "parallel.decomposition.transfer: shared, but
 /// a process row or column spans more than one node ..." or
 /// "parallel.decomposition.transfer: cuda-aware, but this MPI reports no CUDA
 /// support (MPIX_Query_cuda_support() = 0 on rank R); ...".
-PanelPath choose_panel_path(Transfer transfer, bool gpu, bool node_local, int rank);
+PanelPath choose_panel_path(Transfer transfer, bool gpu, bool node_local, int rank, const NcclFacts& nccl = {});
 
 /// The transport every rank runs, agreed from each rank's choose_panel_path.
 struct PanelTransportChoice {
@@ -68,6 +75,9 @@ struct PanelTransportChoice {
 };
 
 /// Agrees on the transport over `world` from this rank's choice `mine`:
+///   - nccl on all ranks or none (choose_panel_path gives every rank the
+///     same answer; a rank that differs is an internal error, thrown as
+///     std::logic_error on every rank);
 ///   - shared on all ranks or none: where only some ranks chose shared
 ///     (automatic picks it on GPU ranks only), those stage through MPI;
 ///   - overlap: ibcast, or automatic when no rank gives device buffers to

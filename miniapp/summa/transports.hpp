@@ -1,12 +1,13 @@
 // transports.hpp — the table of panel transports (panel_transport.hpp):
 // which PanelPath (transport_select.hpp) runs which transport, how many
 // buffer bytes it needs and how it is made. One line per transport, so the
-// next one (SUMMA over NCCL, say) is its own file and one line here.
+// next one is its own file and one line here (SUMMA over NCCL: transport_nccl.hpp).
 #pragma once
 
 #include "summa/buffer_bytes.hpp"
 #include "summa/panel_transport.hpp"
 #include "summa/transport_mpi.hpp"
+#include "summa/transport_nccl.hpp"
 #include "summa/transport_select.hpp"
 #include "summa/transport_shared.hpp"
 #include "summa/transport_staged.hpp"
@@ -45,6 +46,7 @@ const std::vector<TransportEntry<Space, T>>& panel_transports() {
       transport_entry<Space, T, MpiTransport>(PanelPath::cuda_aware),
       transport_entry<Space, T, StagedTransport>(PanelPath::staged),
       transport_entry<Space, T, SharedTransport>(PanelPath::shared),
+      transport_entry<Space, T, NcclTransport>(PanelPath::nccl),
   };
   return table;
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """Turns mmapp JSON reports into PNG plots (matplotlib from Debian's python3-matplotlib,
-hence /usr/bin/python3: scripts/setup/setup-debian.sh --with-plots installs it).
+hence /usr/bin/python3: scripts/setup/setup-debian.sh installs it; without it, plotting
+stops with exit 2 and says how to install it, and --table still works).
+Every plot's title names the device, date and git hash of the reports it draws.
 
     scripts/analysis/plot_reports.py --out docs/img REPORT.json [REPORT.json ...]
         [--peak-fp32 66900] [--peak-fp64 33450] [--label-peak "H200"]
     scripts/analysis/plot_reports.py --table REPORT.json [...]     (text tables only; no matplotlib needed)
-    --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_gflops_float_cuda.png)
+    --prefix P     prefix every written file name (e.g. ladder_ for docs/img/ladder_pct_vendor_float_cuda.png)
 
 Writes, for every (dtype, backend) present in the reports:
   gflops_<dtype>_<backend>.png  GFLOP/s against N per kernel (log-log), with
@@ -21,9 +23,10 @@ are at least two non-square ones:
 and, when reports of the same problem at several rank counts are given:
   speedup_ranks.png             kernel throughput against ranks, relative to
                                 the lowest rank count, with the ideal line.
---table prints, per report, the `tile: auto` candidate timings and then one
-row per run (problem, kernel, shape, why that shape, GFLOP/s, % of the vendor
-kernel in the same run, verdict); a figure may be quoted only from a PASS row.
+--table is jobs/summarize.py --detail (the one table tool): the `tile: auto`
+candidate timings, then one row per run (kernel, shape, why that shape,
+problem, median, CV, GFLOP/s, % of the vendor kernel in the same run,
+verified); a figure may be quoted only from a verified, not noisy row.
 Peaks are in GFLOP/s (defaults: H200, FP32 66.9 TFLOP/s = 132 SMs x 128 lanes
 x 2 x 1.98 GHz; FP64 non-tensor 33.45 TFLOP/s = 132 x 64 x 2 x 1.98 GHz).
 """
@@ -32,6 +35,7 @@ import collections
 import json
 import os
 import sys
+import textwrap
 
 # The vendor GEMM's kernel name in reports: `vendor`, and `kokkoskernels` before it was renamed.
 VENDOR_NAMES = ("vendor", "kokkoskernels")
@@ -40,51 +44,58 @@ plt = None
 
 
 def need_matplotlib():
-    """Imports matplotlib (Agg) on first use, so --table runs without it."""
+    """Imports matplotlib (Agg) on first use, so --table runs without it; without
+    matplotlib, exits 2 with what is missing and how to install it."""
     global plt
     if plt is None:
-        import matplotlib
+        try:
+            import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as pyplot
-
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as pyplot
+        except ImportError as e:
+            print(f"plot_reports.py: plotting needs matplotlib, which {sys.executable} cannot import ({e}).\n"
+                  "  Debian/Ubuntu: apt-get install python3-matplotlib (scripts/setup/setup-debian.sh installs it)\n"
+                  "  elsewhere:     python3 -m pip install matplotlib\n"
+                  "  --table prints the same figures as text without matplotlib.", file=sys.stderr)
+            sys.exit(2)
         plt = pyplot
 
 
-def table(reports):
-    """Text tables of every run (see the module docstring)."""
+def stamp(reports, width=100):
+    """The line(s) "device, date, git HASH" of the reports a figure draws: from
+    provenance.device, the day of provenance.date and mmapp.git ("unknown" where
+    absent). Several reports: each distinct device, the dates (first to last) and
+    every distinct hash; wrapped at `width` characters."""
+    devices, dates, gits = [], [], []
     for r in reports:
-        prov = r["provenance"]
-        print(f"# {r['_path']}: {prov.get('device', '')}, {prov.get('date', '')[:10]}, "
-              f"mmapp {r['mmapp'].get('git', '')}, ranks {prov.get('ranks')}")
-        for run in r["runs"]:
-            if not run.get("autotune"):
-                continue
-            flop = 2.0 * run["m"] * run["n"] * run["k"]
-            cands = sorted((c for c in run["autotune"] if c["median_s"]), key=lambda c: c["median_s"])
-            print(f"## tile: auto, {run['dtype']} {run['m']}x{run['n']}x{run['k']}: "
-                  f"{len(cands)} candidates (median of 2, not verified; the chosen one is, below)")
-            for c in cands:
-                print(f"   {c['tile']:<44} {c['median_s'] * 1e3:10.3f} ms {flop / c['median_s'] / 1e9:10.1f} GFLOP/s"
-                      + ("  <- chosen" if c["chosen"] else ""))
-    print()
-    print("| dtype | m x n x k | kernel | shape | selection | GFLOP/s | % vendor | verdict |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in reports:
-        for run in r["runs"]:
-            sel = (run.get("selection") or "").replace("|", "/")
-            sel = sel if len(sel) <= 60 else sel[:57] + "..."
-            pct = run.get("pct_of_vendor")
-            verdict = "PASS" if run.get("verified") else ("ERROR" if run.get("status") != "ok" else "FAIL")
-            print(f"| {run['dtype']} | {run['m']}x{run['n']}x{run['k']} | {run['kernel']} | {run.get('tile') or ''} | "
-                  f"{sel} | {run['gflops']:.1f} | {'' if pct is None else f'{pct:.1f}'} | {verdict} |")
+        prov = r.get("provenance", {})
+        for item, seen in ((prov.get("device") or "unknown device", devices),
+                           ((prov.get("date") or "unknown date")[:10], dates),
+                           (r.get("mmapp", {}).get("git") or "unknown", gits)):
+            if item not in seen:
+                seen.append(item)
+    dates.sort()
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    text = f"{' / '.join(devices)}, {when}, git {', '.join(gits)}"
+    return "\n".join(textwrap.wrap(text, width)) or text
+
+
+def table(paths):
+    """--table: the project's one table tool, jobs/summarize.py --detail (every
+    run with its tile, selection, median, CV, GFLOP/s, % vendor and verdict,
+    and the `tile: auto` candidates). Returns its exit code."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "jobs"))
+    import summarize
+
+    return summarize.main(["--detail", *paths])
 
 
 def shape_plot(reports, out, prefix=""):
     """% of the vendor kernel per problem ("shape class") for the shape rule's `tiled`, float and double."""
     rows = collections.defaultdict(dict)  # (backend, label) -> {(dtype, shape): pct}
     order = []
-    device = ""
+    sources = collections.defaultdict(list)  # (backend, label) -> reports drawn
     for r in reports:
         if r["provenance"]["ranks"] != 1:
             continue
@@ -97,7 +108,8 @@ def shape_plot(reports, out, prefix=""):
             if shape not in order:
                 order.append(shape)
             rows[(run["backend"], run["kernel"])][(run["dtype"], shape)] = run["pct_of_vendor"]
-            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources[(run["backend"], run["kernel"])]:
+                sources[(run["backend"], run["kernel"])].append(r)
     written = []
     for (backend, kernel), vals in sorted(rows.items()):
         dtypes = [d for d in ("float", "double") if any(k[0] == d for k in vals)]
@@ -120,7 +132,8 @@ def shape_plot(reports, out, prefix=""):
         ax.set_xticklabels(shapes, rotation=35, ha="right", fontsize=8)
         ax.set_ylabel("% of vendor (same run)")
         ax.set_ylim(0, 160)
-        ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n{device}", fontsize=10)
+        ax.set_title(f"mmapp `{kernel}` (shape rule's default) by shape class, {backend}\n"
+                     f"{stamp(sources[(backend, kernel)])}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=8)
         save(fig, os.path.join(out, f"{prefix}pct_vendor_shapes_{backend}.png"), written)
@@ -145,13 +158,15 @@ def load(paths):
         with open(p) as f:
             r = json.load(f)
         r["_path"] = p
+        # Only finished runs carry times and rates (schema 2.x: none for error or abandoned runs).
+        r["runs"] = [x for x in r["runs"] if x.get("status", "ok") == "ok" and x.get("gflops") is not None]
         reports.append(r)
     return reports
 
 
 def sweep_plots(reports, out, peaks, peak_label, prefix=""):
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    devices = {}
+    sources = collections.defaultdict(list)  # (dtype, backend) -> reports drawn
     for r in reports:
         if r["provenance"]["ranks"] != 1:
             continue
@@ -162,7 +177,8 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
             if any(p[0] == run["n"] for p in groups[key][label(run)]):
                 continue  # the same variant twice at one size (tile: auto chose the rule's): keep the first
             groups[key][label(run)].append((run["n"], run["gflops"], run.get("pct_of_vendor")))
-            devices[key] = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources[key]:
+                sources[key].append(r)
     written = []
     for (dtype, backend), kernels in sorted(groups.items()):
         if max(len(v) for v in kernels.values()) < 2:
@@ -182,7 +198,7 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
         ax.set_yscale("log")
         ax.set_xlabel("N (square M = N = K)")
         ax.set_ylabel("GFLOP/s (2N^3 / median time)")
-        ax.set_title(f"mmapp GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}", fontsize=10)
+        ax.set_title(f"mmapp GEMM, {dtype}, {backend}\n{stamp(sources[(dtype, backend)])}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         save(fig, os.path.join(out, f"{prefix}gflops_{dtype}_{backend}.png"), written)
@@ -201,7 +217,7 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
         ax.set_ylim(0, 120)
         ax.set_xlabel("N (square M = N = K)")
         ax.set_ylabel("% of vendor GFLOP/s (same run)")
-        ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}\n{devices[(dtype, backend)]}",
+        ax.set_title(f"mmapp kernels against the vendor GEMM, {dtype}, {backend}\n{stamp(sources[(dtype, backend)])}",
                      fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
@@ -211,13 +227,14 @@ def sweep_plots(reports, out, peaks, peak_label, prefix=""):
 
 def speedup_plot(reports, out, prefix=""):
     series = collections.defaultdict(dict)
-    device = ""
+    sources = []
     for r in reports:
         ranks = r["provenance"]["ranks"]
         for run in r["runs"]:
             key = (label(run), run["dtype"], run["m"], run["n"], run["k"])
             series[key][ranks] = run["gflops"]
-            device = r["provenance"]["device"] + ", " + r["provenance"]["date"][:10]
+            if r not in sources:
+                sources.append(r)
     series = {k: v for k, v in series.items() if len(v) >= 2}
     if not series:
         return []
@@ -232,7 +249,7 @@ def speedup_plot(reports, out, prefix=""):
     ax.plot([1, top], [1, top], linestyle="--", color="grey", label="ideal")
     ax.set_xlabel("MPI ranks (one GPU each)")
     ax.set_ylabel("kernel throughput relative to 1 rank")
-    ax.set_title(f"mmapp multi-GPU scaling (rows of A and C split): {device}", fontsize=10)
+    ax.set_title(f"mmapp multi-GPU scaling (rows of A and C split)\n{stamp(sources)}", fontsize=10)
     ax.set_xticks(range(1, top + 1))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
@@ -251,10 +268,9 @@ def main():
     ap.add_argument("--peak-fp64", type=float, default=33450.0)
     ap.add_argument("--label-peak", default="H200")
     args = ap.parse_args()
-    reports = load(args.reports)
     if args.table:
-        table(reports)
-        return 0
+        return table(args.reports)
+    reports = load(args.reports)
     if not args.out:
         ap.error("--out is required unless --table")
     need_matplotlib()

@@ -5,7 +5,8 @@
 
 Reads every OUT_DIR/LABEL.rc (mpirun's exit status) and LABEL.json (the
 report, when the run wrote one) and prints one row per run: label, kernel,
-decomposition (grid p x q or rows), panel transfer and overlap, panel width,
+decomposition (grid p x q or rows), panel transfer (the row split: how B and
+C travel, "mpi" or "nccl") and overlap, panel width,
 median time, TFLOP/s, the slowest rank's broadcast and local-GEMM time per
 multiply, the largest rank's device memory, and the verdict; a run without a
 report shows its exit status.
@@ -39,10 +40,12 @@ def rows_of(out):
 
             mem = max((x.get("memory_bytes", {}).get("device", 0) for x in ranks), default=0)
             decomp = f"grid {g['p']}x{g['q']}" if g else "rows"
+            transfer = (g or {}).get("transfer") or run.get("transport", "-")
             ok = run["status"] == "ok"
             rows.append([label, run["kernel"], decomp,
-                         (g or {}).get("transfer", "-").replace("staged through pinned host memory", "staged")
-                         .replace("shared: an MPI shared-memory window (one node)", "shared"),
+                         transfer.replace("staged through pinned host memory", "staged")
+                         .replace("shared: an MPI shared-memory window (one node)", "shared")
+                         .replace("nccl: device to device (NCCL)", "nccl"),
                          (g or {}).get("overlap", "-") or "-", str((g or {}).get("panel", "-")),
                          f"{run['time_s']['median']:.4f}" if ok else "-",
                          f"{run['gflops'] / 1000:.1f}" if ok else "-",

@@ -15,7 +15,8 @@
 # MMAPP_PRESET (cuda, or cuda-native for host code built for the node's CPU:
 # the OpenMP backend's benchmarks); MMAPP_CTEST_ARGS (extra ctest arguments
 # for `test`, e.g. "-j4 -R unit"); MMAPP_BUILD_TARGET (e.g. mmapp: build the
-# executable alone, not the tests).
+# executable alone, not the tests; several targets blank-separated);
+# MMAPP_ENABLE_NCCL (ON: NCCL is on the image, /usr/include/nccl.h; AUTO or OFF).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -37,9 +38,10 @@ build() {
   fi
   local t0=$SECONDS
   cmake --preset "$preset" -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
-    -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" >"$out/configure.log" 2>&1 ||
+    -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" -DMMAPP_ENABLE_NCCL="${MMAPP_ENABLE_NCCL:-ON}" \
+    >"$out/configure.log" 2>&1 ||
     { tail -n 40 "$out/configure.log"; exit 1; }
-  cmake --build --preset "$preset" -j "${MMAPP_BUILD_JOBS:-$(nproc)}" ${MMAPP_BUILD_TARGET:+--target "$MMAPP_BUILD_TARGET"} >"$out/build.log" 2>&1 ||
+  cmake --build --preset "$preset" -j "${MMAPP_BUILD_JOBS:-$(nproc)}" ${MMAPP_BUILD_TARGET:+--target $MMAPP_BUILD_TARGET} >"$out/build.log" 2>&1 ||
     { grep -E -A5 "error|FAILED" "$out/build.log" | head -n 80; exit 1; }
   echo "gpu-node: $preset preset configured and built in $((SECONDS - t0)) s on $(nproc) cores"
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the deck parser (mmapp::parse_deck_string with --set overrides) with
+# Fuzzes the deck parser (mmapp::parse_deck_string with --set overrides and
+# the verbatim --report / --backend strings of the command line) with
 # libFuzzer for a bounded time: builds tests/fuzz/ with clang
 # (-fsanitize=fuzzer,address,undefined) into build/fuzz/, then runs
 # fuzz_deck on a working corpus (build/fuzz/corpus, kept between runs) seeded

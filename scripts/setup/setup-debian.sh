@@ -7,7 +7,9 @@
 #
 # Usage: scripts/setup/setup-debian.sh [--with-slurm] [--with-plots] [--with-fuzz]
 #   --with-slurm  slurm-wlm and munge, for the tests of jobs/ (tests/slurm)
-#   --with-plots  python3-matplotlib, for scripts/analysis/plot_reports.py
+#   --with-plots  accepted for older callers: python3-matplotlib (for
+#                 scripts/analysis/plot_reports.py and the readme_commands test) is
+#                 now always installed
 #   --with-fuzz   clang and its libFuzzer/sanitizer runtimes, for scripts/ci/run-fuzz.sh
 set -euo pipefail
 
@@ -21,12 +23,12 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libxxhash-dev
   libopenblas-dev libopenblas-openmp-dev
   libscalapack-openmpi-dev
-  python3
+  python3 python3-matplotlib python3-jsonschema
 )
 for arg in "$@"; do
   case "$arg" in
     --with-slurm) packages+=(slurm-wlm munge) ;;
-    --with-plots) packages+=(python3-matplotlib) ;;
+    --with-plots) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "setup-debian.sh: unknown option '$arg' (--with-slurm, --with-plots, --with-fuzz)" >&2; exit 2 ;;
   esac

@@ -3,13 +3,20 @@ environment mpiexec runs mmapp in, the mpiexec command line, deck files, the
 command-line options and the runner that calls every test_* function.
 
 A test is a function test_NAME(tmp) of its script, given a fresh temporary
-folder; it passes when it returns and fails when it raises (assert)."""
+folder; it passes when it returns and fails when it raises (assert). After
+it returns, every mmapp report left in its folder (a *.json file with a
+"runs" list) must match docs/report.schema.json (report_schema.py), and
+run() validates the report of each mmapp run (--report FILE) as soon as it
+ends, so every report the e2e tests write is validated."""
 import argparse
+import json
 import os
 import subprocess
 import tempfile
 import textwrap
 import traceback
+
+import report_schema
 
 # OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -27,10 +34,33 @@ def command(args, mmapp_args, np=None):
 
 
 def run(args, mmapp_args, np=None, timeout=300, env=None):
-    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr)."""
+    """Runs mmapp under mpiexec; returns (exit code, stdout, stderr). A report
+    it wrote (--report FILE) is validated against the schema at once, so one
+    that a later run of the same test overwrites is checked too."""
     p = subprocess.run(command(args, mmapp_args, np=np), capture_output=True, text=True, env=env or ENV,
                        timeout=timeout)
+    args_list = list(mmapp_args)
+    if "--report" in args_list[:-1]:
+        validate_if_report(args_list[args_list.index("--report") + 1])
     return p.returncode, p.stdout, p.stderr
+
+
+def validate_if_report(path):
+    """Validates `path` against the schema when it is an mmapp report (a JSON
+    file with a "runs" list; not a folder, a missing file or some other file
+    a test left there); raises AssertionError when invalid. Returns whether it
+    was a report."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return False  # not a report (tests write broken files on purpose)
+    if not (isinstance(doc, dict) and isinstance(doc.get("runs"), list)):
+        return False
+    report_schema.validate(path)
+    return True
 
 
 def deck(tmp, text, name="deck.yaml"):
@@ -52,6 +82,18 @@ def parser():
     return ap
 
 
+def validate_reports(folder):
+    """Validates every mmapp report under `folder` (*.json with a "runs"
+    list) against the schema; raises AssertionError on the first invalid one.
+    Returns how many were checked."""
+    n = 0
+    for root, _, files in os.walk(folder):
+        for name in sorted(files):
+            if name.endswith(".json"):
+                n += validate_if_report(os.path.join(root, name))
+    return n
+
+
 def run_tests(namespace, pattern):
     """Calls every test_* function of `namespace` (a script's globals()) whose
     name contains `pattern`, in name order, each in a fresh temporary folder.
@@ -63,8 +105,9 @@ def run_tests(namespace, pattern):
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 fn(tmp)
+                n = validate_reports(tmp)
                 passed += 1
-                print(f"PASS {name}", flush=True)
+                print(f"PASS {name}" + (f" ({n} report(s) valid against the schema)" if n else ""), flush=True)
             except Exception:
                 failed += 1
                 print(f"FAIL {name}", flush=True)

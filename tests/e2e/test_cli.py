@@ -38,14 +38,124 @@ run: {warmup: 1, repetitions: 3}
 """
 
 
+def table_rows(out):
+    """The results table of mmapp's stdout: a list of {header: cell} per row."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("kernel ") and " CV " in line)
+    head = lines[start]
+    # Columns are separated by two spaces or more; headers hold single spaces.
+    names = [h for h in head.split("  ") if h.strip()]
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        cells = [c.strip() for c in line.split("  ") if c.strip()]
+        if len(cells) != len(names):  # "tiled /6x8 goto": single spaces inside a cell are kept
+            break
+        rows.append(dict(zip([n.strip() for n in names], cells)))
+    return rows
+
+
+def check_table_against_report(out, runs):
+    """The table shows every run's median (ms) and CV (%, "noisy" above the
+    threshold), and % vendor with "*" where the vendor's run was noisy, as the report says."""
+    rows = table_rows(out)
+    assert len(rows) == len(runs), (len(rows), len(runs), out)
+    for row, run in zip(rows, runs):
+        assert row["kernel"] == run["kernel"] and row["dtype"] == run["dtype"], (row, run["kernel"])
+        if run["status"] != "ok":
+            assert row["median ms"] == "-" and row["CV"] == "-", row
+            continue
+        assert row["median ms"] == f"{run['time_s']['median'] * 1e3:.3f}", (row, run["time_s"])
+        cv = f"{run['time_s']['cv'] * 100:.1f}%"
+        assert row["CV"] == (cv + " noisy" if run["noise"]["noisy"] else cv), (row, run["time_s"], run["noise"])
+        if run["pct_of_vendor"] is not None:
+            assert row["% vendor"].endswith("*") == run["vendor_noisy"], (row, run["vendor_noisy"])
+
+
+def check_statistics(run, repetitions):
+    """time_s's statistics recomputed from its raw samples (Python's statistics module)."""
+    import statistics
+    t = run["time_s"]
+    x = t["samples"]
+    assert t["count"] == len(x) and len(x) >= repetitions, (t, repetitions)
+    assert t["min"] == min(x) and t["max"] == max(x) and abs(t["median"] - statistics.median(x)) <= 1e-15
+    assert abs(t["mean"] - statistics.fmean(x)) <= 1e-12 * t["mean"]
+    sd = statistics.stdev(x) if len(x) > 1 else 0.0
+    assert abs(t["stddev"] - sd) <= 1e-9 * max(sd, 1e-12), (t["stddev"], sd)
+    assert abs(t["cv"] - sd / t["mean"]) <= 1e-9 * max(sd / t["mean"], 1e-12)
+    assert run["noise"]["noisy"] == (t["cv"] > run["noise"]["cv_threshold"]), run["noise"]
+    assert abs(run["gflops"] - 2e-9 * run["m"] * run["n"] * run["k"] / t["median"]) <= 1e-9 * run["gflops"]
+
+
+def test_noise_threshold_and_until_stable(tmp):
+    """run.noise_threshold marks runs (table, NOISY lines, JSON); vendor_noisy
+    follows the vendor run; run.until_stable times at least the deck's
+    repetitions and stops on time (an unreachable CV) or on CV (any CV)."""
+    d = deck(tmp, """
+        problem: {n: 48, dtype: [float, double]}
+        kernels: [naive, vendor]
+        run: {warmup: 1, repetitions: 3}
+        """)
+    for threshold in ("0.0001%", "1"):
+        rep = os.path.join(tmp, "noise.json")
+        code, out, err = mmapp(d, "--report", rep, "--set", f"run.noise_threshold={threshold}")
+        assert code == 0, (code, out, err)
+        runs = json.load(open(rep))["runs"]
+        check_table_against_report(out, runs)
+        for run in runs:
+            check_statistics(run, 3)
+            assert run["until_stable"] is None
+            vendor = next(v for v in runs if v["kernel"] == "vendor" and v["dtype"] == run["dtype"])
+            assert run["vendor_noisy"] == vendor["noise"]["noisy"]
+            assert ("NOISY: " + run["kernel"] + " " + run["dtype"] in out) == run["noise"]["noisy"], out
+        if threshold == "0.0001%":  # no two timings agree to a part in a million: all noisy
+            assert all(run["noise"]["noisy"] for run in runs), [r["time_s"]["cv"] for r in runs]
+            assert "*: the vendor's own run was noisy" in out
+    rep = os.path.join(tmp, "stable.json")
+    code, out, err = mmapp(d, "--report", rep, "--set", "run.until_stable={max_cv: 1.0e-9, max_seconds: 0.2}")
+    assert code == 0, (code, out, err)
+    for run in json.load(open(rep))["runs"]:
+        u = run["until_stable"]
+        check_statistics(run, 3)
+        assert u["max_cv"] == 1e-9 and u["max_seconds"] == 0.2 and u["converged"] is False, u
+        assert u["outcome"] in ("timed_out", "capped") and (u["outcome"] != "timed_out" or u["seconds"] >= 0.2), u
+        assert run["verification"]["checks"] == run["time_s"]["count"]  # every repetition verified
+        assert f"until_stable: {run['kernel']} {run['dtype']}" in out and u["outcome"] in out
+    code, out, err = mmapp(d, "--report", rep, "--set", "run.until_stable={max_cv: 100%, max_seconds: 30}")
+    assert code == 0, (code, out, err)
+    for run in json.load(open(rep))["runs"]:
+        u, t = run["until_stable"], run["time_s"]
+        check_statistics(run, 3)
+        assert u["converged"] == (u["outcome"] == "converged"), u
+        if u["converged"]:
+            assert t["cv"] <= 1.0
+            # It stopped at the first repetition whose samples converged.
+            assert t["count"] == 3 or statistics_cv(t["samples"][:-1]) > 1.0, t
+        else:
+            assert u["outcome"] == "timed_out" and u["seconds"] >= 30, u
+
+
+def statistics_cv(x):
+    import statistics
+    return statistics.stdev(x) / statistics.fmean(x) if len(x) > 1 else 0.0
+
+
 def test_small_deck_table_and_report(tmp):
     rep = os.path.join(tmp, "r.json")
     code, out, err = mmapp(deck(tmp, SMALL), "--report", rep)
     assert code == 0, (code, out, err)
-    for word in ("kernel", "median ms", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "vendor", "PASS"):
+    for word in ("kernel", "median ms", "CV", "GFLOP/s", "% vendor", "naive", "shared", "tiled", "vendor", "PASS"):
         assert word in out, word
     assert "rank" in out and "device name" in out
     r = json.load(open(rep))
+    assert r["schema_version"].startswith("2.")
+    assert r["build"]["compiler"]["id"] and r["build"]["compiler"]["version"] and r["build"]["build_type"]
+    assert r["build"]["kokkos"]["version"] == r["provenance"]["kokkos_version"]
+    assert r["build"]["kokkos"]["configuration"] and r["build"]["kokkos"]["execution_spaces"]
+    assert r["command_line"][1:] == [os.path.join(tmp, "deck.yaml"), "--report", rep, "--set",
+                                     "parallel.share_devices=true"], r["command_line"]
+    check_table_against_report(out, r["runs"])
     assert r["mmapp"]["version"] and r["mmapp"]["git"]
     for key in ("kokkos_version", "backend", "device", "threads", "ranks", "execution_spaces"):
         assert key in r["provenance"], key
@@ -69,6 +179,7 @@ def test_small_deck_table_and_report(tmp):
         assert (run["m"], run["n"], run["k"]) == (67, 45, 33)
         assert run["verified"] is True
         assert run["time_s"]["min"] <= run["time_s"]["median"] <= run["time_s"]["max"]
+        check_statistics(run, 3)
         assert run["gflops"] > 0
         assert run["checksum"].startswith("0x") and len(run["checksum"]) == 18
         for phase in ("allocation", "fill", "host_to_device", "kernel", "device_to_host"):
@@ -237,7 +348,8 @@ def test_vendor_made_wrong_from_outside_fails_only_the_vendor(tmp):
 def test_report_path_checked_before_any_compute(tmp):
     """A report path that cannot be written is exit 2 naming it, before the (long) deck runs."""
     slow = deck(tmp, "problem: {n: 4000}\nkernels: [naive]\n")
-    for path, why in ((os.path.join(tmp, "no", "such", "dir", "r.json"), "does not exist"), (tmp, "is a directory")):
+    # A missing directory is created (tests/e2e/test_report.py); one under a file cannot be.
+    for path, why in ((os.path.join(slow, "sub", "r.json"), "cannot be created"), (tmp, "is a directory")):
         t0 = time.time()
         code, out, err = mmapp(slow, "--report", path)
         assert code == 2, (path, code, err)
@@ -303,6 +415,12 @@ def test_sigterm_mid_sweep_writes_partial_report(tmp):
         assert all(r["status"] == "ok" and r["verified"] for r in runs[:-1])
         assert runs[-1]["status"] in ("ok", "abandoned")
         assert all(not r["verified"] for r in runs if r["status"] == "abandoned")
+        for r in runs:  # an abandoned run has no times, rates or statistics
+            if r["status"] != "ok":
+                for key in ("time_s", "gflops", "noise", "until_stable"):
+                    assert key not in r, (key, r)
+                assert all("kernel_s" not in x and "gflops" not in x for x in r["ranks"]), r["ranks"]
+                assert "kernel" not in r["phases_s"] and all("kernel" not in x["phases_s"] for x in r["ranks"]), r
         if target == "rank":  # a signalled launcher may die before relaying the ranks' output
             assert f"stopped by {rep['stopped_by']}" in out, out
 
@@ -322,11 +440,198 @@ def test_help(tmp):
         assert word in out, word
 
 
+# --- the command line (issue 23 item 1, issue 24 items 3, 5, 6, 7) ---------
+
+TINY = "problem: {n: 16}\nkernels: [naive, vendor]\nrun: {warmup: 0, repetitions: 1}\n"
+
+
+def run_in(cwd, *args, np=None, timeout=120, env=None):
+    """mmapp under mpiexec from the folder `cwd`; returns (exit code, stdout, stderr)."""
+    p = subprocess.run(command(*args, np=np), capture_output=True, text=True, env=env or ENV, timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_set_takes_one_value_anywhere_and_repeats(tmp):
+    d = deck(tmp, TINY)
+    rep = os.path.join(tmp, "r.json")
+    for args in (["--set", "problem.n=24", d, "--report", rep],
+                 [d, "--set", "problem.n=24", "--report", rep],
+                 ["--set", "problem.n=12", "--set", "run.repetitions=2", d, "--set", "problem.n=24", "--report", rep],
+                 ["--set=problem.n=24", d, "--report", rep]):
+        code, out, err = mmapp(*args)
+        assert code == 0, (args, code, err)
+        runs = json.load(open(rep))["runs"]
+        assert {(r["m"], r["n"], r["k"]) for r in runs} == {(24, 24, 24)}, args
+    assert len(json.load(open(rep))["runs"][0]["time_s"]) >= 1
+
+
+def test_version_needs_no_mpirun_and_runs_nothing(tmp):
+    for cmd in ([ARGS.mmapp, "--version"], command("--version")):
+        p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=60)
+        assert p.returncode == 0, (cmd, p.stderr)
+        assert p.stdout.startswith("mmapp ") and "(git " in p.stdout and "Kokkos " in p.stdout, p.stdout
+        assert "backends:" in p.stdout and ("openmp" in p.stdout or "serial" in p.stdout), p.stdout
+        assert p.stdout.count("mmapp ") == 1, p.stdout  # once, from rank 0
+        assert "rank" not in p.stdout and "deck" not in p.stdout
+
+
+def listed():
+    p = subprocess.run([ARGS.mmapp, "--list"], capture_output=True, text=True, env=ENV, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.splitlines()
+
+
+def test_list_labels_round_trip_through_tile(tmp):
+    """Every variant --list prints, named in a deck by its label as `tile:`,
+    runs that variant: the report's tile is the label."""
+    lines = listed()
+    assert any(x.startswith("kokkos ") for x in lines) and any(x.startswith("backend ") for x in lines)
+    assert any(x.startswith("transport ") for x in lines) and "kernel tiled" in lines
+    variants = {}
+    for line in lines:
+        if line.startswith("variant "):
+            _, backend, dtype, kernel, label = line.split(" ", 4)
+            variants.setdefault((backend, dtype), []).append((kernel, label))
+    assert variants, lines
+    for (backend, dtype), items in sorted(variants.items()):
+        if backend == "cuda" and "cuda" not in os.environ.get("MMAPP_TEST_BACKENDS", ""):
+            continue  # needs a GPU
+        kernels = ", ".join('{name: %s, tile: "%s"}' % (k, label) for k, label in items)
+        d = deck(tmp, f"problem: {{n: 16, dtype: {dtype}}}\nkernels: [{kernels}]\nrun: {{warmup: 0, repetitions: 1}}\n")
+        rep = os.path.join(tmp, f"{backend}-{dtype}.json")
+        code, out, err = mmapp(d, "--backend", backend, "--report", rep)
+        assert code == 0, (backend, dtype, code, err)
+        got = [(r["kernel"], r["tile"] or "-") for r in json.load(open(rep))["runs"]]
+        assert got == items, (backend, dtype, got, items)
+        for kernel, label in items:  # the table prints the same label
+            assert label in out, (label, out)
+
+
+def test_kokkos_help_prints_and_runs_nothing(tmp):
+    rep = os.path.join(tmp, "never.json")
+    code, out, err = mmapp(deck(tmp, TINY), "--kokkos-help", "--report", rep, timeout=60)
+    assert code == 0, (code, err)
+    assert "--kokkos-" in out and out.count("Kokkos command line arguments") <= 1, out
+    assert "deck " not in out and "GFLOP/s" not in out and not os.path.exists(rep), out
+    code, out, err = mmapp("--kokkos-help", timeout=60)  # no deck needed
+    assert code == 0, (code, err)
+
+
+def test_kokkos_thread_flags_reach_kernels_and_vendor(tmp):
+    """--kokkos-num-threads=2 (ignored by Kokkos 3.4 unless translated) and
+    --kokkos-threads=2 (ignored by 4.x) both give 2 threads, to the kernels
+    and to the vendor BLAS, whatever OMP_NUM_THREADS and OPENBLAS_NUM_THREADS say."""
+    env = dict(ENV, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    for flag in ("--kokkos-num-threads=2", "--kokkos-threads=2", "--kokkos-num-threads 2"):
+        rep = os.path.join(tmp, "r.json")
+        code, out, err = mmapp(deck(tmp, TINY), *flag.split(), "--report", rep, env=env)
+        assert code == 0, (flag, code, err)
+        prov = json.load(open(rep))["provenance"]
+        assert prov["threads"] == 2, (flag, prov["threads"])
+        if prov["host_blas"]["core"]:
+            assert prov["host_blas"]["threads"] == 2, (flag, prov["host_blas"])
+            assert "2 openmp thread(s)" in out or "2 pthreads thread(s)" in out, out
+    rep = os.path.join(tmp, "r1.json")
+    code, out, err = mmapp(deck(tmp, TINY), "--report", rep, env=dict(ENV, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="1"))
+    assert code == 0, err
+    prov = json.load(open(rep))["provenance"]
+    if prov["host_blas"]["core"]:
+        assert prov["host_blas"]["threads"] == prov["threads"] == 2, prov
+
+
+def test_bad_kokkos_flags_exit_2_naming_the_flag(tmp):
+    d = deck(tmp, TINY)
+    for flag, why in (("--kokkos-bogus=3", "unknown Kokkos flag"), ("--kokkos-threads=abc", "host threads"),
+                      ("--kokkos-threads=0", "host threads"), ("--kokkos-num-threads=-1", "host threads"),
+                      ("--kokkos-device-id=x", "device id")):
+        t0 = time.time()
+        code, out, err = mmapp(d, flag, timeout=60)
+        assert code == 2, (flag, code, err)
+        assert flag in err and why in err and err.count("mmapp: error") == 1, (flag, err)
+        assert time.time() - t0 < 30
+    code, out, err = mmapp(d, env=dict(ENV, KOKKOS_NUM_THREADS="abc"), timeout=60)
+    assert code == 2 and "KOKKOS_NUM_THREADS" in err, (code, err)
+
+
+def test_set_errors_name_the_set_key(tmp):
+    d = deck(tmp, TINY)
+    backends = [x.split()[1] for x in listed() if x.startswith("backend ")]
+    missing = next((b for b in ("cuda", "serial", "openmp") if b not in backends), None)
+    if missing:
+        code, out, err = mmapp(d, "--set", f"run.backend={missing}")
+        assert code == 2 and f"--set run.backend: '{missing}' is not compiled" in err, (code, err)
+        assert "deck.yaml" not in err, err
+        code, out, err = mmapp(d, "--backend", missing)
+        assert code == 2 and f"--backend: '{missing}'" in err, (code, err)
+    code, out, err = mmapp(d, "--set", "parallel.decomposition.rows=" + str([1000] * ARGS.np))
+    assert code == 2 and "--set parallel.decomposition.rows: sum to" in err and "deck.yaml" not in err, (code, err)
+    code, out, err = mmapp(d, "--set", "kernels=[{name: tiled, tile: '/1x1 none'}]")
+    assert code == 2 and "--set kernels[0].tile: no tiled variant labelled" in err, (code, err)
+
+
+def test_report_path_is_taken_verbatim(tmp):
+    d = deck(tmp, TINY)
+    for name in ("a #1.json", "~", "null", "*.json", "[x].json"):
+        code, out, err = run_in(tmp, d, "--report", name)
+        assert code == 0, (name, code, err)
+        path = os.path.join(tmp, name)
+        assert os.path.isfile(path), (name, os.listdir(tmp))
+        assert json.load(open(path))["runs"], name
+        os.remove(path)
+    assert sorted(os.listdir(tmp)) == ["deck.yaml"], os.listdir(tmp)
+
+
+def test_decks_that_are_not_regular_files_are_refused_at_once(tmp):
+    fifo = os.path.join(tmp, "fifo.yaml")
+    os.mkfifo(fifo)
+    big = deck(tmp, "problem: {n: 8}\n#" + "x" * (2 << 20) + "\n", name="big.yaml")
+    for path, why in ((fifo, "FIFO"), ("/dev/zero", "character device"), (big, "too large"), (tmp, "directory")):
+        t0 = time.time()
+        code, out, err = mmapp(path, timeout=30)
+        assert code == 2, (path, code, err)
+        assert path in err and why in err and err.count("mmapp: error") == 1, (path, err)
+        assert time.time() - t0 < 30
+
+
+def test_long_and_control_strings_are_truncated_and_escaped(tmp):
+    for text, fragment in (("problem: {n: '" + "y" * ((1 << 20) - 100) + "'}\n", "...[+"),
+                           ('problem: {n: "\\u202e12"}\n', "\\u202e12"),
+                           ("problem: {n: 8}\nkernels: [\"" + "k" * 5000 + "\\u202e\"]\n", "...[+")):
+        code, out, err = mmapp(deck(tmp, text))
+        assert code == 2, (code, err[:300])
+        assert fragment in err, err[:300]
+        assert "\u202e" not in err and max(len(x) for x in err.splitlines()) < 2100, err[:300]
+    code, out, err = mmapp(deck(tmp, TINY), "--set", "problem.n=" + "z" * 100000 + "\u202e")
+    assert code == 2 and err.startswith("mmapp: error: --set problem.n:") and "\u202e" not in err, err[:300]
+    assert len(err) < 1000, len(err)
+
+
+def test_kokkos_tools_libs_loads_a_tool(tmp):
+    """KOKKOS_TOOLS_LIBS loads a Kokkos Tools library on every Kokkos (3.4 reads
+    only KOKKOS_PROFILE_LIBRARY: mmapp passes it on and says so first)."""
+    if not ARGS.probe_tool:
+        print("  (no probe tool given: skipped)")
+        return
+    env = dict(ENV, KOKKOS_TOOLS_LIBS=ARGS.probe_tool)
+    env.pop("KOKKOS_PROFILE_LIBRARY", None)
+    code, out, err = mmapp(deck(tmp, TINY), env=env)
+    assert code == 0, (code, err)
+    assert "mmapp probe tool: loaded" in out + err, (out, err)
+    version = next(x.split()[1] for x in listed() if x.startswith("kokkos "))
+    if tuple(int(v) for v in version.split(".")[:2]) < (3, 7):
+        # rank 0's first line (other ranks' tool may print in between)
+        first = [x for x in out.splitlines() if x != "mmapp probe tool: loaded"][0]
+        assert first.startswith("mmapp: note: Kokkos ") and "KOKKOS_TOOLS_LIBS" in first, out
+
+
 def main():
     global ARGS
     ap = harness.parser()
     ap.add_argument("--fault-libs", default="", help="comma-separated LD_PRELOAD libraries that spoil the vendor GEMM")
+    ap.add_argument("--probe-tool", default="", help="a Kokkos Tools library that says 'mmapp probe tool: loaded'")
     ARGS = ap.parse_args()
+    if os.sep in ARGS.mmapp:  # some tests run from another folder
+        ARGS.mmapp = os.path.abspath(ARGS.mmapp)
     return harness.run_tests(globals(), ARGS.k)
 
 

@@ -92,7 +92,8 @@ def test_every_kernel_every_grid_both_modes(tmp):
                     assert g["transfer"] == "host", (what, g)
                 else:
                     assert g["transfer"] in ("cuda-aware", "staged through pinned host memory",
-                                             "shared: an MPI shared-memory window (one node)"), (what, g)
+                                             "shared: an MPI shared-memory window (one node)",
+                                             "nccl: device to device (NCCL)"), (what, g)
                 overlap = "none" if g["transfer"] == "cuda-aware" else "ibcast"  # the safe default
                 if run["kernel"] == "scalapack":
                     assert g["algorithm"] == "scalapack p?gemm", (what, g)

@@ -3,15 +3,24 @@
 
 Usage: check_reports.py REPORT... [--ranks N] [--threads N] [--backend B] [--n N]
 
-Every report must parse, carry the expected fields, and every run in it must
-be verified. The options add checks on provenance (ranks, threads), on the
+Every report must parse, carry the expected fields (and match
+docs/report.schema.json when python3-jsonschema is installed), and every run
+in it must be verified. The options add checks on provenance (ranks, threads), on the
 backend of every run and on the problem size n. Prints one line per problem
 and exits 1 when there is any. Standard library only.
 """
 
 import argparse
 import json
+import os
 import sys
+
+try:  # the report schema (docs/report.schema.json) when python3-jsonschema is installed (setup-debian.sh does)
+    import jsonschema  # noqa: F401
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+    import report_schema
+except ImportError:
+    report_schema = None
 
 TOP = {"mmapp": ["version", "git"],
        "provenance": ["host", "kokkos_version", "backend", "device", "threads", "ranks", "date"]}
@@ -27,6 +36,8 @@ def check(path, args):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         return [f"cannot read: {e}"]
+    if report_schema is not None and "schema_version" in doc:
+        problems += [f"schema: {p}" for p in report_schema.problems(doc)]
     for section, keys in TOP.items():
         sec = doc.get(section)
         if not isinstance(sec, dict):

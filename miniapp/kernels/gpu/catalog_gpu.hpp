@@ -16,6 +16,7 @@
 #include "kernels/gpu/gemv_gpu.hpp"
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/gpu/tiled_gpu.hpp"
+#include "kernels/gpu/tiled_gpu_mma.hpp"
 #include "kernels/gpu/tiled_gpu_warp.hpp"
 #include "kernels/shape_rule.hpp"
 
@@ -27,7 +28,30 @@
 #define MMAPP_LADDER_VARIANTS 0
 #endif
 
+// The tensor-core variants (gemm_tiled_mma, tiled_gpu_mma.hpp) need
+// mma.sync with f64 and tf32 operands: sm_80 and later. Chosen from the
+// Kokkos architecture of the build (KokkosCore_config.h: AMPERE80/86, and
+// HOPPER90 from cmake/patches-kokkos-3.4.01.patch); other GPU builds keep
+// the SIMT kernels alone.
+#if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_AMPERE86) || defined(KOKKOS_ARCH_HOPPER90)
+#define MMAPP_GPU_TENSOR_CORES 1
+#else
+#define MMAPP_GPU_TENSOR_CORES 0
+#endif
+// sm_90's m16n8k4 f64 shape (PTX ISA 7.8): Hopper builds only.
+#if defined(KOKKOS_ARCH_HOPPER90)
+#define MMAPP_GPU_MMA_SM90 1
+#else
+#define MMAPP_GPU_MMA_SM90 0
+#endif
+
 namespace mmapp {
+
+/// True when this build compiles the tensor-core variants (sm_80 or later).
+inline constexpr bool kGpuTensorCores = MMAPP_GPU_TENSOR_CORES != 0;
+
+/// True when this build compiles the sm_90 tensor-core variants (m16n8k4 f64).
+inline constexpr bool kGpuMmaSm90 = MMAPP_GPU_MMA_SM90 != 0;
 
 /// True when this build compiles the GPU ladder and tuning candidates
 /// (CMake option MMAPP_LADDER_VARIANTS).
@@ -63,6 +87,56 @@ using DoubleSmallSplitK = GpuTile<64, 64, 8, 32, 32, 8, 4, 2, true, 0, 3, 1024>;
 /// for few tiles whose M and N it fills better than 64x64 tiles.
 using DoubleMidSplitK = GpuTile<96, 96, 8, 32, 48, 8, 6, 2, true, 0, 2, 1024>;
 
+// The tensor-core configurations (GpuMmaTile<BM, BN, BK, WM, WN, min_blocks,
+// split_kc, swizzle>; tiled_gpu_mma.hpp).
+/// Double on DMMA (m8n8k4), 128x64x8 in 2x2 warps of 64x32 (8x4 MMA tiles:
+/// 64 FP64 accumulators per lane), two teams per SM.
+using DoubleMmaBig = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
+/// Double on DMMA, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
+using DoubleMmaSmall = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
+/// Double on sm_90's m16n8k4 DMMA: the big tile's shape (4x4 m16n8k4 tiles
+/// per warp; one instruction for two m8n8k4 sharing B), no spills: the
+/// rule's big double tile on sm_90 (70-80% of cuBLAS DGEMM on an H200).
+using DoubleMma16Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1>;
+/// sm_90 tuning candidates (issue 21, second round): m16n8k8 on the big
+/// tile; m16n8k8 on 128x128x8 in eight warps of 64x32 (one team per SM);
+/// m16n8k16 and m16n8k8 on 128x64x16 with one scratch stage (two stages of
+/// 128x64x16 doubles pass Kokkos' 48 KiB of level-0 scratch); m16n8k16 on
+/// the small tile and its split-K form.
+using DoubleMma16k8Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 2>;
+using DoubleMma16k8Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8, 2>;
+using DoubleMma16k16Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 3, 1>;
+using DoubleMma16k8Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 1>;
+using DoubleMma16k16Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 3>;
+using DoubleMma16k16SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 3>;
+using DoubleMma16k8SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2>;
+/// The small tile on m16n8k8 and m16n8k16 at two teams per SM (three cap
+/// the registers at 168: the wide fragments spill), and split by 1024.
+using DoubleMma16k8SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2>;
+using DoubleMma16k8SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2>;
+using DoubleMma16k16SmallSplitKLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 3>;
+/// m16n8k8 with one scratch stage on 64x128x16 (warps 32x64) and 64x64x32.
+using DoubleMma16k8MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 1>;
+using DoubleMma16k8SmallDeep = GpuMmaTile<64, 64, 32, 32, 32, 2, 0, 8, 2, 1>;
+/// m16n8k8 on 128x128x16, eight warps, one scratch stage (37 KiB).
+using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
+/// The DMMA small tile without swizzle, K split by 1024.
+using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
+/// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
+/// in 2x2 warps of 64x32, two teams per SM.
+using FloatTf32Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8>;
+/// 3xTF32, 64x64x16 in 2x2 warps of 32x32, three teams per SM.
+using FloatTf32Small = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8>;
+/// 3xTF32 tuning candidates: 128x128x8 in eight warps of 64x32 (one team
+/// per SM); 128x64x16 with one scratch stage.
+using FloatTf32Wide = GpuMmaTile<128, 128, 8, 64, 32, 1, 0, 8>;
+using FloatTf32Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1>;
+/// 3xTF32 on 64x64x16 at two teams per SM; on 64x128x16 (warps 32x64), one stage.
+using FloatTf32SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8>;
+using FloatTf32MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1>;
+/// 3xTF32 on 128x128x16, eight warps, one scratch stage (38 KiB with both parts).
+using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
+
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
 template <class Cfg>
@@ -81,6 +155,12 @@ static_assert(detail::has_rule_tile<DoubleBigSplitK>(rule_tiles::kDoubleBigSplit
 static_assert(detail::has_rule_tile<DoubleSmall>(rule_tiles::kDoubleSmall), "DoubleSmall vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleSmallSplitK>(rule_tiles::kDoubleSmallSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMidSplitK>(rule_tiles::kDoubleMidSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMmaBig>(rule_tiles::kDoubleMmaBig), "DoubleMmaBig vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMmaSmall>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMmaSmallSplitK>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -118,6 +198,20 @@ KernelVariant<Space, T> warp_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           Cfg::stages > 0 ? 1 : 0,
           Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
           gpu_tile_tag<Cfg>(),
+          rule};
+}
+/// A gemm_tiled_mma variant (tensor cores): tile {BM, BN, BK}, thread tile
+/// {WM, WN} (the warp's tile: its lanes share the MMA tiles), tag
+/// gpu_mma_tag ("dmma ..." or "3xtf32 ...").
+template <class Cfg, class Space, class T>
+KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
+  return {"tiled",
+          {Cfg::BM, Cfg::BN, Cfg::BK},
+          {Cfg::WM, Cfg::WN},
+          &gemm_tiled_mma<Cfg, Space, T>,
+          1,
+          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          gpu_mma_tag<Cfg, T>(),
           rule};
 }
 /// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
@@ -177,6 +271,17 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
   if constexpr (kLadderVariants) v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::none));
   v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
+  // 3xTF32 (FP32 accuracy): forced by a deck, never the rule's (80-85% of
+  // cuBLAS SGEMM at best on an H200, the SIMT tiles 83-92%: docs/performance.md).
+  if constexpr (kGpuTensorCores) {
+    v.push_back(mma_variant<FloatTf32Big, Space, T>());
+    v.push_back(mma_variant<FloatTf32Small, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
+    v.push_back(mma_variant<FloatTf32Deep, Space, T>());
+    v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
+    v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
+  }
 }
 
 /// Double: the block-tiled kernel, then the warp-tiled shapes, the split
@@ -229,6 +334,35 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
   v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::gemv_rows_4));
   v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
+  // FP64 tensor cores: the rule's double choice past the GEMV-like shapes,
+  // on sm_90 from the m16n8k8 / m16n8k16 variants (H200, 2026-11-24:
+  // docs/performance.md, "Tensor cores (issue 21)"), else from m8n8k4's.
+  constexpr bool sm90 = kGpuMmaSm90;
+  if constexpr (kGpuTensorCores) {
+    v.push_back(mma_variant<DoubleMmaBig, Space, T>(sm90 ? R::none : R::dmma_big));
+    v.push_back(mma_variant<DoubleMmaSmall, Space, T>(sm90 ? R::none : R::dmma_small));
+    v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(sm90 ? R::none : R::dmma_small_splitk));
+  }
+  if constexpr (kGpuMmaSm90) {
+    v.push_back(mma_variant<DoubleMma16Big, Space, T>(R::dmma_big));
+    v.push_back(mma_variant<DoubleMma16k8SmallLb2, Space, T>(R::dmma_small));
+    v.push_back(mma_variant<DoubleMma16k8SmallSplitKLb2, Space, T>(R::dmma_small_splitk));
+    v.push_back(mma_variant<DoubleMma16k16SmallSplitKLb2, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
+    if constexpr (kLadderVariants) {  // slower, and (but 64x64x32) spilling at three teams per SM or BK = 16 on k16
+      v.push_back(mma_variant<DoubleMma16k16Small, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k16SmallSplitK, Space, T>());
+    }
+    v.push_back(mma_variant<DoubleMma16k8Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Wide, Space, T>());
+    if constexpr (kLadderVariants) {
+      v.push_back(mma_variant<DoubleMma16k16Deep, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8SmallSplitK, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8WideDeep, Space, T>());
+    }
+    v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
+  }
 }
 }  // namespace detail
 

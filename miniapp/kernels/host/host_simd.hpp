@@ -6,14 +6,22 @@
 // does not depend on a compiler's unrolling pragma.
 // Nothing here runs on a GPU: the host kernels are instantiated for host
 // execution spaces only (see kernels/host/catalog_host.hpp).
+// Everything is declared in the namespace mmapp::host::MMAPP_HOST_ISA_NS,
+// which the including translation unit names after the ISA it is compiled
+// for (kernels/host/isa_kernels.cpp): the same inline function compiled for
+// AVX-512 and for SSE2 must never be one symbol that the linker merges.
 #pragma once
+
+#ifndef MMAPP_HOST_ISA_NS
+#error "host_simd.hpp: define MMAPP_HOST_ISA_NS (the per-ISA namespace; see kernels/host/isa_kernels.cpp)"
+#endif
 
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
-namespace mmapp::host {
+namespace mmapp::host::MMAPP_HOST_ISA_NS {
 
 /// Bytes of one SIMD register of the ISA compiled for: 64 with AVX-512F, 32
 /// with AVX, 16 otherwise (SSE2 is the x86-64 baseline; NEON on AArch64).
@@ -35,7 +43,9 @@ inline constexpr int simd_registers = 16;
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
+#ifndef MMAPP_HOST_INLINE
 #define MMAPP_HOST_INLINE inline __attribute__((always_inline))
+#endif
 /// A SIMD vector of `simd_bytes / sizeof(T)` lanes of T (GNU vector
 /// extension: arithmetic is lane-wise, a scalar operand is broadcast).
 template <class T>
@@ -45,7 +55,9 @@ struct simd_vec {
 template <class T>
 using vec_t = typename simd_vec<T>::type;
 #else
+#ifndef MMAPP_HOST_INLINE
 #define MMAPP_HOST_INLINE inline
+#endif
 /// Portable stand-in for compilers without vector extensions: lane-wise loops
 /// that the compiler may vectorise.
 template <class T>
@@ -104,4 +116,4 @@ MMAPP_HOST_INLINE void static_for(F&& f) {
   detail::static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
-}  // namespace mmapp::host
+}  // namespace mmapp::host::MMAPP_HOST_ISA_NS

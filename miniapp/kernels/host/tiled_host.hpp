@@ -4,7 +4,7 @@
 // Zee, R. A. van de Geijn, "BLIS: A Framework for Rapidly Instantiating BLAS
 // Functionality", ACM TOMS 41(3), 2015), in portable C++ and Kokkos:
 //
-// gemm_goto<MR, NV> ("goto"; gemm_tiled_host): the five loops around a micro-kernel.
+// gemm_goto ("goto"; gemm_tiled_host): the five loops around a micro-kernel.
 //   for jc in N step NC            (one KC x NC panel of B in the L3)
 //     for pc in K step KC
 //       pack B(pc:pc+KC, jc:jc+NC) into NC/NR micro-panels [KC][NR], ONCE,
@@ -27,7 +27,7 @@
 //   Scratch: PerThread level 1, MC*KC*sizeof(T) (the packed A block);
 //   workspace KC*NC*sizeof(T) (the packed B panel; goto_workspace_bytes).
 //
-// gemm_rows<R, NV> ("rows"), for few rows of C (the registry's default when M
+// gemm_rows ("rows"), for few rows of C (the registry's default when M
 //   is below the packed kernel's MR, e.g. the 3-row slab): B is read once,
 //   unpacked and in row order (each k-row of B is contiguous in the columns
 //   the vectors cover); the R x NR accumulators of C stay in registers for
@@ -37,100 +37,46 @@
 //   RangePolicy (dynamic) over (R-row groups x column chunks). No scratch,
 //   no workspace.
 //
+// The hot loops (packing, the micro-kernel, the R-row block) are compiled
+// once per ISA level (micro_kernels.hpp, isa_kernels.cpp) and reached
+// through the chosen level's table row (HostMicroKernel, host_isa.hpp: the
+// run-time dispatch); what is here is compiled once, for the build's target.
+//
 // Both: any M, N, K >= 1; row-major (LayoutRight) views with any leading
 // stride (stride(0)); beta == 0 never reads C. FLOPs: 2*M*N*K.
 // Asynchronous like every kernel; the OpenMP backend completes before return.
 #pragma once
 
 #include "kernels/host/host_blocking.hpp"
-#include "kernels/host/host_simd.hpp"
+#include "kernels/host/host_isa.hpp"
 #include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mmapp {
 namespace host {
-
-/// The MR x NR micro-kernel (NR = NV vectors): acc = sum over k < kc of
-/// a[k*MR + i] * b[k*NR + j] (packed micro-panels of A and B), then
-/// C(i, j) = acc + beta * C(i, j) for i < m, j < n if load_c, else C = acc
-/// (C is then not read). c points at C(0, 0) of the block, ldc its row stride.
-template <class T, int MR, int NV>
-MMAPP_HOST_INLINE void micro_kernel(int kc, const T* __restrict a, const T* __restrict b, T* c, long ldc, int m,
-                                    int n, T beta, bool load_c) {
-  constexpr int W = lanes<T>, NR = NV * W;
-  using V = vec_t<T>;
-  V acc[MR][NV];
-  static_for<MR>([&](auto i) { static_for<NV>([&](auto j) { acc[i][j] = zero<T>(); }); });
-  for (int k = 0; k < kc; ++k) {
-    V bv[NV];
-    static_for<NV>([&](auto j) { bv[j] = load(b + j * W); });
-    static_for<MR>([&](auto i) {
-      const T ai = a[i];
-      static_for<NV>([&](auto j) { acc[i][j] += ai * bv[j]; });
-    });
-    a += MR;
-    b += NR;
-  }
-  if (m == MR && n == NR) {
-    static_for<MR>([&](auto i) {
-      static_for<NV>([&](auto j) {
-        T* p = c + i * ldc + j * W;
-        V r = acc[i][j];
-        if (load_c) r += beta * load(p);
-        store(p, r);
-      });
-    });
-  } else {
-    T tile[MR][NR];
-    static_for<MR>([&](auto i) { static_for<NV>([&](auto j) { store(&tile[i][j * W], acc[i][j]); }); });
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) c[i * ldc + j] = load_c ? tile[i][j] + beta * c[i * ldc + j] : tile[i][j];
-  }
-}
-
-/// Packs B(k0 .. k0+kc, j0 .. j0+n) (row stride ldb) into one micro-panel
-/// dst[kc][NR], columns n .. NR zero.
-template <class T, int NV>
-MMAPP_HOST_INLINE void pack_b_panel(const T* b, long ldb, long k0, int kc, long j0, int n, T* __restrict dst) {
-  constexpr int W = lanes<T>, NR = NV * W;
-  const T* src = b + k0 * ldb + j0;
-  if (n == NR) {
-    for (int k = 0; k < kc; ++k, src += ldb, dst += NR)
-      static_for<NV>([&](auto j) { store(dst + j * W, load(src + j * W)); });
-  } else {
-    for (int k = 0; k < kc; ++k, src += ldb, dst += NR)
-      for (int j = 0; j < NR; ++j) dst[j] = j < n ? src[j] : T(0);
-  }
-}
-
-/// Packs A(i0 .. i0+m, k0 .. k0+kc) (row stride lda) into one micro-panel
-/// dst[kc][MR], rows m .. MR zero.
-template <class T, int MR>
-MMAPP_HOST_INLINE void pack_a_panel(const T* a, long lda, long i0, int m, long k0, int kc, T* __restrict dst) {
-  const T* src = a + i0 * lda + k0;
-  if (m == MR) {
-    for (int k = 0; k < kc; ++k, dst += MR) static_for<MR>([&](auto i) { dst[i] = src[i * lda + k]; });
-  } else {
-    for (int k = 0; k < kc; ++k, dst += MR)
-      for (int i = 0; i < MR; ++i) dst[i] = i < m ? src[i * lda + k] : T(0);
-  }
-}
 
 /// Calls f(i) for this team member's share of [lo, hi), a contiguous chunk,
 /// as Kokkos' TeamThreadRange splits a range on the host backends. Called
 /// directly: a nested Kokkos::parallel_for is a host-device function, and in
 /// CUDA builds nvcc warns (#20013) at every host-only lambda it calls.
 template <class Member, class F>
-MMAPP_HOST_INLINE void team_for(const Member& tm, long lo, long hi, F&& f) {
+inline void team_for(const Member& tm, long lo, long hi, F&& f) {
   const long n = hi - lo, r = tm.team_rank(), nt = tm.team_size();
   for (long i = lo + n * r / nt, end = lo + n * (r + 1) / nt; i < end; ++i) f(i);
+}
+
+/// This member's contiguous share [first, last) of [lo, hi) (as team_for).
+template <class Member>
+inline std::pair<long, long> team_share(const Member& tm, long lo, long hi) {
+  const long n = hi - lo, r = tm.team_rank(), nt = tm.team_size();
+  return {lo + n * r / nt, lo + n * (r + 1) / nt};
 }
 
 /// Threads per team for the host GEMM on `space`: all of its threads, or,
@@ -143,12 +89,11 @@ int host_team_size(const Space& space) {
   return (threads + teams - 1) / teams;
 }
 
-/// Bytes of workspace gemm_goto needs for an m x n x k problem with caches `c`:
-/// the packed KC x NC panel of B.
-template <class T, int MR, int NV>
-std::size_t goto_workspace_bytes(long m, long n, long k, const HostCaches& c) {
-  const auto blk = host_blocking(c, m, n, k, MR, NV * lanes<T>, int(sizeof(T)), 1);
-  return std::size_t(blk.kc) * std::size_t(blk.nc) * sizeof(T);
+/// Bytes of workspace gemm_goto needs for an m x n x k problem with caches `c`
+/// and an mr x nr micro-tile of `elem`-byte values: the packed KC x NC panel of B.
+inline std::size_t goto_workspace_bytes(long m, long n, long k, int mr, int nr, int elem, const HostCaches& c) {
+  const auto blk = host_blocking(c, m, n, k, mr, nr, elem, 1);
+  return std::size_t(blk.kc) * std::size_t(blk.nc) * std::size_t(elem);
 }
 
 /// C = beta * C (the k == 0 case: no product to add; beta == 0 writes zeros).
@@ -160,18 +105,22 @@ void scale_c(const Space& space, const Matrix<T, Space>& C, T beta) {
       });
 }
 
-/// The GotoBLAS/BLIS GEMM (see the file comment) with block sizes from the
-/// caches `caches`: C = A * B + beta * C. A: M x K, B: K x N, C: M x N, all
+/// The GotoBLAS/BLIS GEMM (see the file comment) with the micro-kernel `uk`
+/// (a "goto" row of an ISA's table) and block sizes from the caches
+/// `caches`: C = A * B + beta * C. A: M x K, B: K x N, C: M x N, all
 /// row-major (LayoutRight, any stride(0)), in host-accessible memory;
-/// args.work: at least goto_workspace_bytes<T, MR, NV>(M, N, K, caches) bytes.
-/// team_size: threads per team (0: host_team_size(space), one team of every
-/// thread up to 64); the space's threads form ceil(threads / team_size)
-/// teams, which split the columns. Throws std::invalid_argument when the
-/// workspace is smaller.
-template <int MR, int NV, class Space, class T>
-void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCaches& caches, int team_size = 0) {
-  constexpr int W = lanes<T>, NR = NV * W;
-  static_assert(MR * NV + NV + 1 <= simd_registers, "micro-kernel does not fit the vector registers");
+/// args.work: at least goto_workspace_bytes(M, N, K, uk.mr, uk.nr,
+/// sizeof(T), caches) bytes. team_size: threads per team (0:
+/// host_team_size(space), one team of every thread up to 64); the space's
+/// threads form ceil(threads / team_size) teams, which split the columns.
+/// Throws std::invalid_argument when the workspace is smaller or `uk` is
+/// not a packed kernel.
+template <class Space, class T>
+void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCaches& caches,
+               const HostMicroKernel<T>& uk, int team_size = 0) {
+  if (!uk.pack_a || !uk.pack_b || !uk.compute)
+    throw std::invalid_argument("gemm_tiled_host: the micro-kernel given is not a packed (goto) one");
+  const int MR = uk.mr, NR = uk.nr;
   const auto& A = args.A;
   const auto& B = args.B;
   const auto& C = args.C;
@@ -192,6 +141,9 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
   const long lda = A.stride(0), ldb = B.stride(0), ldc = C.stride(0);
   const T beta = args.beta;
   const std::size_t a_bytes = std::size_t(blk.mc) * blk.kc * sizeof(T);
+  const auto pack_b = uk.pack_b;
+  const auto pack_a = uk.pack_a;
+  const auto compute = uk.compute;
 
   using policy_t = Kokkos::TeamPolicy<Space>;
   policy_t policy(space, teams, team);
@@ -199,6 +151,7 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
   Kokkos::parallel_for("mmapp::gemm_tiled_host", policy, [=](const typename policy_t::member_type& tm) {
     T* const Ap = static_cast<T*>(tm.thread_scratch(1).get_shmem(a_bytes));
     const long t = tm.league_rank(), nteams = tm.league_size();
+    const long panel_stride = long(blk.kc) * NR;
     for (long jc = 0; jc < N; jc += blk.nc) {
       const long nc = std::min<long>(blk.nc, N - jc);
       const long panels = (nc + NR - 1) / NR;
@@ -209,10 +162,8 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
       const long items = long(blk.m_blocks) * ns;
       for (long pc = 0; pc < K; pc += blk.kc) {
         const int kc = int(std::min<long>(blk.kc, K - pc));
-        team_for(tm, p_lo, p_hi, [&](long p) {
-          pack_b_panel<T, NV>(b, ldb, pc, kc, jc + p * NR, int(std::min<long>(NR, nc - p * NR)),
-                              Bp + p * long(blk.kc) * NR);
-        });
+        const auto share = team_share(tm, p_lo, p_hi);
+        pack_b(b, ldb, pc, kc, jc, nc, share.first, share.second, panel_stride, Bp);
         tm.team_barrier();
         const bool load_c = !(pc == 0 && beta == T(0));
         const T beta_k = pc == 0 ? beta : T(1);
@@ -224,19 +175,11 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
           const long i0 = rows.first;
           const int mc = int(rows.last - rows.first);
           if (packed != ib) {
-            for (int ir = 0; ir < mc; ir += MR)
-              pack_a_panel<T, MR>(a, lda, i0 + ir, std::min(MR, mc - ir), pc, kc, Ap + long(ir) * kc);
+            pack_a(a, lda, i0, mc, pc, kc, Ap);
             packed = ib;
           }
           const long q_lo = p_lo + tp * s / ns, q_hi = p_lo + tp * (s + 1) / ns;
-          for (long q = q_lo; q < q_hi; ++q) {
-            const T* bq = Bp + q * long(blk.kc) * NR;
-            const int n = int(std::min<long>(NR, nc - q * NR));
-            T* cq = c + i0 * ldc + jc + q * NR;
-            for (int ir = 0; ir < mc; ir += MR)
-              micro_kernel<T, MR, NV>(kc, Ap + long(ir) * kc, bq, cq + ir * ldc, ldc, std::min(MR, mc - ir), n,
-                                      beta_k, load_c);
-          }
+          compute(Ap, mc, kc, Bp, panel_stride, q_lo, q_hi, nc, c + i0 * ldc + jc, ldc, beta_k, load_c);
         });
         tm.team_barrier();
       }
@@ -244,74 +187,16 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
   });
 }
 
-/// One R x (NV vectors) block of C over kc values of k, B and A unpacked:
-/// acc(i, j) = sum_k a[i*lda + k] * b[k*ldb + j]; C = acc + beta*C if load_c,
-/// else C = acc. A last strip of n < NR columns reads each row of B through a
-/// zero-padded copy and stores through a tile.
-template <class T, int R, int NV>
-MMAPP_HOST_INLINE void rows_block(long kc, const T* a, long lda, const T* b, long ldb, T* c, long ldc, int n,
-                                  T beta, bool load_c) {
-  constexpr int W = lanes<T>, NR = NV * W;
-  using V = vec_t<T>;
-  V acc[R][NV];
-  static_for<R>([&](auto i) { static_for<NV>([&](auto j) { acc[i][j] = zero<T>(); }); });
-  if (n < NR) {
-    T row[NR] = {};
-    for (long k = 0; k < kc; ++k) {
-      std::memcpy(row, b + k * ldb, sizeof(T) * n);
-      V bv[NV];
-      static_for<NV>([&](auto j) { bv[j] = load(row + j * W); });
-      static_for<R>([&](auto i) {
-        const T ai = a[i * lda + k];
-        static_for<NV>([&](auto j) { acc[i][j] += ai * bv[j]; });
-      });
-    }
-    T tile[R][NR];
-    static_for<R>([&](auto i) { static_for<NV>([&](auto j) { store(&tile[i][j * W], acc[i][j]); }); });
-    for (int i = 0; i < R; ++i)
-      for (int j = 0; j < n; ++j) c[i * ldc + j] = load_c ? tile[i][j] + beta * c[i * ldc + j] : tile[i][j];
-    return;
-  }
-  for (long k = 0; k < kc; ++k) {
-    V bv[NV];
-    static_for<NV>([&](auto j) { bv[j] = load(b + k * ldb + j * W); });
-    static_for<R>([&](auto i) {
-      const T ai = a[i * lda + k];
-      static_for<NV>([&](auto j) { acc[i][j] += ai * bv[j]; });
-    });
-  }
-  static_for<R>([&](auto i) {
-    static_for<NV>([&](auto j) {
-      T* p = c + i * ldc + j * W;
-      V r = acc[i][j];
-      if (load_c) r += beta * load(p);
-      store(p, r);
-    });
-  });
-}
-
-/// Dispatches rows_block on the run-time row count r (1 .. R).
-template <class T, int R, int NV>
-MMAPP_HOST_INLINE void rows_block_any(int r, long kc, const T* a, long lda, const T* b, long ldb, T* c, long ldc,
-                                      int n, T beta, bool load_c) {
-  static_for<R>([&](auto i) {
-    constexpr int rows = decltype(i)::value + 1;
-    if (r == rows) rows_block<T, rows, NV>(kc, a, lda, b, ldb, c, ldc, n, beta, load_c);
-  });
-}
-
-/// Values of k per pass over a column chunk in gemm_rows: the R x chunk block
-/// of C is read and written once per KB rows of B (KB concurrent row streams).
-inline constexpr long rows_kb = 32;
-
-/// The few-rows GEMM (see the file comment): C = A * B + beta * C with R-row
-/// groups and NV-vector column strips, B unpacked. Shapes and layouts as
-/// gemm_goto; needs no workspace. Right for small M (a few R), where B is
-/// streamed once per R rows.
-template <int R, int NV, class Space, class T>
-void gemm_rows(const Space& space, const GemmArgs<Space, T>& args) {
-  constexpr int W = lanes<T>, NR = NV * W;
-  static_assert(R * NV + NV + 1 <= simd_registers, "row block does not fit the vector registers");
+/// The few-rows GEMM (see the file comment) with the row block `uk` (a
+/// "rows" row of an ISA's table: R = uk.mr rows, uk.nr columns per strip):
+/// C = A * B + beta * C with R-row groups and NR-column strips, B unpacked.
+/// Shapes and layouts as gemm_goto; needs no workspace. Right for small M (a
+/// few R), where B is streamed once per R rows. Throws
+/// std::invalid_argument when `uk` is not a rows kernel.
+template <class Space, class T>
+void gemm_rows(const Space& space, const GemmArgs<Space, T>& args, const HostMicroKernel<T>& uk) {
+  if (!uk.rows) throw std::invalid_argument("gemm_tiled_host_rows: the micro-kernel given is not a rows one");
+  const int R = uk.mr, NR = uk.nr;
   const auto& A = args.A;
   const auto& B = args.B;
   const auto& C = args.C;
@@ -329,6 +214,7 @@ void gemm_rows(const Space& space, const GemmArgs<Space, T>& args) {
   // Enough column chunks for every thread (x2, for the dynamic schedule to balance).
   const long chunks = std::min(strips, std::max(1L, (2 * threads + groups - 1) / groups));
   const long items = groups * chunks;
+  const auto rows = uk.rows;
   Kokkos::parallel_for(
       "mmapp::gemm_tiled_host_rows", Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, items),
       [=](long it) {
@@ -336,42 +222,43 @@ void gemm_rows(const Space& space, const GemmArgs<Space, T>& args) {
         const long i0 = g * R;
         const int r = int(std::min<long>(R, M - i0));
         const long s_lo = strips * ch / chunks, s_hi = strips * (ch + 1) / chunks;
-        for (long k0 = 0; k0 < K; k0 += rows_kb) {
-          const long kb = std::min(rows_kb, K - k0);
-          const bool load_c = !(k0 == 0 && beta == T(0));
-          const T beta_k = k0 == 0 ? beta : T(1);
-          for (long s = s_lo; s < s_hi; ++s) {
-            const long j0 = s * NR;
-            rows_block_any<T, R, NV>(r, kb, a + i0 * lda + k0, lda, b + k0 * ldb + j0, ldb, c + i0 * ldc + j0, ldc,
-                                     int(std::min<long>(NR, N - j0)), beta_k, load_c);
-          }
-        }
+        rows(r, K, N, a + i0 * lda, lda, b, ldb, c + i0 * ldc, ldc, s_lo, s_hi, beta);
       });
+}
+
+/// The micro-kernel in row `Slot` of the selected ISA's table for T
+/// (host_isa.hpp: chosen once, at first use, from the CPU or MMAPP_HOST_ISA).
+template <class T, int Slot>
+const HostMicroKernel<T>& selected_kernel() {
+  const HostIsaKernels& isa = selected_host_isa();
+  if constexpr (sizeof(T) == 4)
+    return isa.f32[Slot];
+  else
+    return isa.f64[Slot];
 }
 
 }  // namespace host
 
-/// Host `tiled`, the GotoBLAS/BLIS kernel with an MR x (NV vectors) micro-tile
-/// and this machine's cache blocking (see the file comment and
-/// host::gemm_goto): C = A * B + beta * C, row-major, any M, N, K >= 1.
-/// Needs tiled_host_workspace<T, MR, NV>(M, N, K) bytes in args.work
+/// Host `tiled`, row `Slot` of the selected ISA's table (host_isa.hpp): the
+/// GotoBLAS/BLIS kernel ("goto", see host::gemm_goto, with this machine's
+/// cache blocking) or the few-rows kernel ("rows", host::gemm_rows):
+/// C = A * B + beta * C, row-major, any M, N, K >= 1. A goto row needs
+/// tiled_host_workspace<T, Slot>(M, N, K) bytes in args.work
 /// (std::invalid_argument otherwise).
-template <int MR, int NV, class Space, class T>
+template <int Slot, class Space, class T>
 void gemm_tiled_host(const Space& space, const GemmArgs<Space, T>& args) {
-  host::gemm_goto<MR, NV>(space, args, host::host_caches());
+  const auto& uk = host::selected_kernel<T, Slot>();
+  if (uk.rows)
+    host::gemm_rows(space, args, uk);
+  else
+    host::gemm_goto(space, args, host::host_caches(), uk);
 }
 
-/// Workspace of gemm_tiled_host<MR, NV> for an m x n x k problem (bytes).
-template <class T, int MR, int NV>
+/// Workspace of gemm_tiled_host<Slot> for an m x n x k problem (bytes; 0 for a rows kernel).
+template <class T, int Slot>
 std::size_t tiled_host_workspace(long m, long n, long k) {
-  return host::goto_workspace_bytes<T, MR, NV>(m, n, k, host::host_caches());
-}
-
-/// Host `tiled` for few rows (the 3-row slab): host::gemm_rows with R-row
-/// groups and NV-vector strips; no workspace. Same contract as gemm_tiled_host.
-template <int R, int NV, class Space, class T>
-void gemm_tiled_host_rows(const Space& space, const GemmArgs<Space, T>& args) {
-  host::gemm_rows<R, NV>(space, args);
+  const auto& uk = host::selected_kernel<T, Slot>();
+  return uk.rows ? 0 : host::goto_workspace_bytes(m, n, k, uk.mr, uk.nr, int(sizeof(T)), host::host_caches());
 }
 
 }  // namespace mmapp

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -101,11 +102,17 @@ void fix_core(char** argv) {
 
 /// Step 2 of ensure_host_blas_core: OpenBLAS' thread count and placement.
 void place_threads() {
+  // The kernels' count as OpenMP will start it: OMP_NUM_THREADS (its first
+  // level), else libgomp's default, the CPUs this process may run on. Not
+  // omp_get_max_threads(): the OpenMP flavour of OpenBLAS has already called
+  // omp_set_num_threads(OPENBLAS_NUM_THREADS) at load when that is set, which
+  // would shrink the kernels' pool too. OPENBLAS_NUM_THREADS does not count.
   int want = 0;
-  if (const char* e = std::getenv("OPENBLAS_NUM_THREADS"); e && std::atoi(e) > 0) want = std::atoi(e);
-#ifdef _OPENMP
-  if (want == 0) want = omp_get_max_threads();
-#endif
+  if (const char* e = std::getenv("OMP_NUM_THREADS"); e && std::atoi(e) > 0) want = std::atoi(e);
+  if (want == 0) {
+    const cpu_set_t all = places_union();
+    want = CPU_COUNT(&all);
+  }
   if (want <= 0) return;
   const int parallel = openblas_get_parallel();
   if (parallel == 2) {  // OpenMP: the team runs on the OpenMP places
@@ -151,6 +158,32 @@ void ensure_host_blas_core(char** argv) {
   place_threads();
 #else
   (void)argv;
+#endif
+}
+
+int set_host_blas_threads(int threads) {
+#ifdef MMAPP_HOST_BLAS_OPENBLAS
+  if (threads < 1) return host_blas_threads();
+  const int parallel = openblas_get_parallel();
+  if (parallel == 2) {
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    openblas_set_num_threads(threads);
+  } else if (parallel == 1) {
+    const cpu_set_t all = places_union();
+    cpu_set_t mine;
+    const bool widen = sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < CPU_COUNT(&all);
+    if (widen) sched_setaffinity(0, sizeof all, &all);
+    const int before = openblas_get_num_threads();
+    openblas_set_num_threads(threads);
+    if (widen) sched_setaffinity(0, sizeof mine, &mine);
+    if (threads > before && g_pthreads_cpus >= 0) g_pthreads_cpus = std::max(g_pthreads_cpus, CPU_COUNT(&all));
+  }
+  return host_blas_threads();
+#else
+  (void)threads;
+  return 0;
 #endif
 }
 

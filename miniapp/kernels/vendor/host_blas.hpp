@@ -30,14 +30,36 @@ std::string host_blas_core();
 ///    sets it and re-executes this program (same pid, same arguments, the CPU
 ///    affinity of the OpenMP places restored); if the re-exec fails the run
 ///    goes on with the generic core.
-/// 2. Gives OpenBLAS the thread count of the kernels (OPENBLAS_NUM_THREADS
-///    when set, else omp_get_max_threads()) and, for the pthreads flavour,
+/// 2. Gives OpenBLAS the thread count of the kernels (OMP_NUM_THREADS, else
+///    the CPUs of this process; OPENBLAS_NUM_THREADS, which the OpenMP
+///    flavour applies to the whole OpenMP runtime at load, is undone) and,
+///    for the pthreads flavour,
 ///    re-pins its worker threads (and creates the missing ones) on the union
 ///    of the OpenMP places (or this process' CPUs) instead of the one core
 ///    the main thread is bound to. The OpenMP flavour needs no pinning: its
 ///    threads are the OpenMP team on the OpenMP places.
 /// Never throws.
 void ensure_host_blas_core(char** argv);
+
+/// Gives the host BLAS `threads` threads, the kernels' count, after Kokkos
+/// started (call from the main thread, outside any parallel region, with
+/// `threads` = the host execution space's concurrency() of this rank's
+/// backend). However the count was given (OMP_NUM_THREADS, --kokkos-threads,
+/// --kokkos-num-threads, KOKKOS_NUM_THREADS), the vendor then runs what the
+/// kernels run, so "% of vendor" compares equal thread counts:
+/// - OpenMP flavour: OpenBLAS re-reads omp_get_max_threads() at every call
+///   (num_cpu_avail in OpenBLAS' common_thread.h) and would undo
+///   openblas_set_num_threads alone: so omp_set_num_threads(threads) (this
+///   thread's ICV; Kokkos' own regions give their pool size explicitly) and
+///   openblas_set_num_threads(threads). Its team runs on the OpenMP places.
+/// - pthreads flavour: openblas_set_num_threads(threads), with this thread's
+///   affinity widened to the OpenMP places for the call, so that workers it
+///   creates may run on every core the kernels use (those created at start
+///   were placed by ensure_host_blas_core).
+/// OPENBLAS_NUM_THREADS does not change this (the kernels' count wins).
+/// No-op without OpenBLAS or for threads < 1. Returns host_blas_threads().
+/// Never throws.
+int set_host_blas_threads(int threads);
 
 /// How OpenBLAS runs its threads, from openblas_get_parallel(): "openmp",
 /// "pthreads", "sequential", or "" when the host BLAS is not OpenBLAS.

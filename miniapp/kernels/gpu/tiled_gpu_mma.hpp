@@ -1,0 +1,504 @@
+// tiled_gpu_mma.hpp — the team-tiled GEMM on tensor cores (issue 21): the
+// structure of gemm_tiled_warp (tiled_gpu_warp.hpp: a Kokkos TeamPolicy
+// parallel_for, level-0 scratch tiles in two stages, its global tile loader,
+// block swizzle, parameters and split-K plan), with the warp's register-tile
+// update done by `mma.sync` (warp/mma_shapes.hpp) instead of SIMT FMAs:
+//   double: FP64 tensor cores (DMMA), mma.m8n8k4.row.col.f64, sm_80 and later,
+//           or sm_90's mma.m16n8k4 / m16n8k8 / m16n8k16 .row.col.f64
+//           (GpuMmaTile shape 1 / 2 / 3);
+//   float:  3xTF32 on the TF32 tensor cores, mma.m16n8k8.row.col.f32.tf32:
+//           a = a_big + a_small with a_big = tf32(a) and a_small =
+//           tf32((a - a_big) * 2^11) (likewise b), split once per element
+//           when the team stores a K tile to scratch (the two parts in two
+//           halves of the stage), not per warp's fragment read; per MMA tile
+//           dc += a_small b_big + a_big b_small on the tensor core (small
+//           products first, NVIDIA CUTLASS example 27, 27_ampere_3xtf32_fast_accurate_tensorop_gemm),
+//           and acc += a_big b_big computed by the tensor core from a zero
+//           accumulator and added in FP32 outside it (round to nearest: the
+//           tensor core's own accumulation truncates); C = acc + dc * 2^-11
+//           (Ootomo and Yokota, arXiv:2203.03341, sections 3-4: the separate
+//           accumulation and the 2^11 scaling against underflow of a_small).
+// Each warp owns a WM x WN sub-tile of the BM x BN block tile as (WM/M) x
+// (WN/N) MMA tiles of the instruction's M x N; a K tile of BK is BK/K MMA
+// steps. Scratch (per stage, and per part for 3xTF32): A as As[m][k] with row pitch BK + 4 and B as
+// Bs[k][n] with row pitch BN + 4 (double) or BN + 8 (float), both written
+// as 16-byte chunks; with these pitches the fragment reads of a warp (a0 =
+// A(g, t), b0 = B(t, g), g = lane / 4, t = lane % 4) hit distinct banks: for
+// double each half-warp's 16 8-byte reads, 4g + t and 4t + g modulo 16
+// 8-byte bank pairs; for float the warp's 32 4-byte reads, ((BK+4) g + t)
+// and ((BN+8) t + g) modulo 32 banks. ldmatrix is not used (it moves
+// 16-bit 8x8 matrices: no f64; for tf32 it would need pairs of b16 and a
+// transposed layout, left for later).
+// Where the device has no mma.sync (host backends, a device build for
+// __CUDA_ARCH__ < 800) the same kernel runs with the instruction emulated
+// from the 32 lanes' fragments read back from scratch (mma_emulate): that
+// is how the host tests run its data path (tests/test_mma_host.cpp); the
+// GPU catalog lists these variants only for architectures with the
+// instruction (catalog_gpu.hpp), so a GPU build for older devices keeps the
+// SIMT kernels alone.
+// Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team =
+// (BM/WM) * (BN/WN) warps of 32. Any M, N, K >= 0, any row stride and
+// alignment (the loader's masked path at the edges). FLOPs: 2*M*N*K (the
+// float variant runs 3 tensor-core products per multiply-add).
+#pragma once
+
+#include "kernels/gpu/chunk.hpp"
+#include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/warp/loader.hpp"
+#include "kernels/gpu/warp/mma_shapes.hpp"
+#include "kernels/gpu/warp/params.hpp"
+#include "kernels/gpu/warp/swizzle.hpp"
+#include "kernels/gpu/warp/tile.hpp"
+#include "kernels/unroll.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/types.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace mmapp {
+
+/// Compile-time shape of gemm_tiled_mma: BM x BN x BK block tile, WM x WN
+/// warp tile (a multiple of the instruction's M x N: 8x8 for double, 16x8
+/// for float), MinBlocks: launch bounds' blocks per SM (0: none), SplitKc:
+/// K chunk per team (0: no split-K), Swizzle: block-row group (0: none).
+/// Shape: the instruction (0: the dtype's default; double on sm_90: 1 =
+/// m16n8k4, 2 = m16n8k8, 3 = m16n8k16). Stages: scratch stages, 2 (one
+/// barrier per K tile) or 1 (two barriers per K tile, half the scratch: for
+/// deep K tiles within Kokkos' 48 KiB of level-0 scratch). 16-byte global
+/// loads where aligned. The members GlobalTileLoader reads (BM, BN, BK,
+/// team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
+          int Shape_ = 0, int Stages_ = 2>
+struct GpuMmaTile {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+  /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
+  /// double on sm_90: 1 = m16n8k4, 2 = m16n8k8, 3 = m16n8k16.
+  static constexpr int shape = Shape_;
+  static constexpr int stages = Stages_;
+  static_assert(Stages_ == 1 || Stages_ == 2, "one or two scratch stages");
+  static constexpr bool vec = true;
+  static constexpr bool frag_pipe = false;
+  static constexpr int frag_bytes = 16;
+  static constexpr int swizzle = Swizzle_;
+  static constexpr int min_blocks = MinBlocks_;
+  static constexpr int split_kc = SplitKc_;
+  static constexpr bool warp_tiled = true;
+  static constexpr int warps = (BM / WM) * (BN / WN);
+  static constexpr int team_size = 32 * warps;
+};
+
+namespace detail {
+
+/// The instruction of gemm_tiled_mma for T and GpuMmaTile::shape: DMMA
+/// m8n8k4 (or m16n8k4 with shape 1) for double, TF32 m16n8k8 (3xTF32) for float.
+template <class T, int Shape>
+using MmaShapeOf = std::conditional_t<
+    std::is_same_v<T, double>,
+    std::conditional_t<Shape == 1, MmaF64m16n8k4,
+                       std::conditional_t<Shape == 2, MmaF64m16n8k8,
+                                          std::conditional_t<Shape == 3, MmaF64m16n8k16, MmaF64m8n8k4>>>,
+    MmaTf32m16n8k8>;
+
+/// The scratch stages of a gemm_tiled_mma team (layout: file comment). For
+/// float (3xTF32) a stage holds two parts, the big and the scaled small
+/// TF32 parts of the tile (tf32_split, done once per element when the tile
+/// is stored), each part laid out as a double stage's A and B.
+template <class Cfg, class T>
+struct MmaScratch {
+  using Chunk = Chunk16<T>;
+  static constexpr int lda_s = Cfg::BK + 4;                                ///< As row pitch, elements
+  static constexpr int ldb_s = Cfg::BN + (sizeof(T) == 8 ? 4 : 8);         ///< Bs row pitch, elements
+  static constexpr int a_elems = Cfg::BM * lda_s;
+  static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
+  static constexpr int part_elems = a_elems + Cfg::BK * ldb_s;             ///< one part's A and B
+  static constexpr int stage_elems = parts * part_elems;
+  static constexpr std::size_t bytes = std::size_t(Cfg::stages * stage_elems) * sizeof(T) + sizeof(Chunk);
+  static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0 &&
+                    (part_elems * sizeof(T)) % 16 == 0,
+                "scratch rows: 16-byte aligned");
+
+  T* smem;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION MmaScratch(const Member& team, const std::size_t scratch_bytes) {
+    char* raw = static_cast<char*>(team.team_shmem().get_shmem(scratch_bytes));
+    const std::size_t mis = reinterpret_cast<std::uintptr_t>(raw) % sizeof(Chunk);
+    smem = reinterpret_cast<T*>(raw + (mis ? sizeof(Chunk) - mis : 0));
+  }
+  /// Stage s's A (part 0: the values, or 3xTF32's big parts; part 1: the scaled small parts).
+  KOKKOS_INLINE_FUNCTION T* a(const int s, const int part = 0) const {
+    return smem + s * stage_elems + part * part_elems;
+  }
+  /// Stage s's B (parts as a()).
+  KOKKOS_INLINE_FUNCTION T* b(const int s, const int part = 0) const {
+    return smem + s * stage_elems + part * part_elems + a_elems;
+  }
+};
+
+/// One warp's MMA tiles in a gemm_tiled_mma team: fragment reads from
+/// scratch (any lane's, so that the emulation can gather a warp's), the
+/// MMAs of one K tile and the epilogue.
+template <class Cfg, class T>
+struct MmaWarpTile {
+  using Shape = MmaShapeOf<T, Cfg::shape>;
+  static_assert(Cfg::shape == 0 || std::is_same_v<T, double>, "shapes 1-3 (sm_90 f64): double only");
+  using Reg = typename Shape::Reg;
+  using Scratch = MmaScratch<Cfg, T>;
+  static constexpr bool split3 = std::is_same_v<T, float>;  ///< 3xTF32
+  static constexpr int MI = Cfg::WM / Shape::M, NJ = Cfg::WN / Shape::N, KS = Cfg::BK / Shape::K;
+  static constexpr int CR = Shape::c_regs, AR = Shape::a_regs, BR = Shape::b_regs;
+  static constexpr int warps_n = Cfg::BN / Cfg::WN;
+  static_assert(Cfg::WM % Shape::M == 0 && Cfg::WN % Shape::N == 0 && Cfg::BK % Shape::K == 0,
+                "warp tile and BK: multiples of the instruction's M, N, K");
+  static_assert(Cfg::BM % Cfg::WM == 0 && Cfg::BN % Cfg::WN == 0, "warp tiles divide the block tile");
+
+  int lane, wm, wn;  ///< lane; the warp tile's first row and column in the block tile
+
+  KOKKOS_INLINE_FUNCTION explicit MmaWarpTile(const int tid) {
+    const int warp = tid / 32;
+    lane = tid % 32;
+    wm = (warp / warps_n) * Cfg::WM;
+    wn = (warp % warps_n) * Cfg::WN;
+  }
+
+  /// Lane ln's A fragment of MMA row mi, step ks, stage As (elements as in scratch).
+  KOKKOS_INLINE_FUNCTION void raw_a(const T* As, const int ln, const int mi, const int ks, T (&a)[AR]) const {
+    MMAPP_UNROLL
+    for (int r = 0; r < AR; ++r)
+      a[r] = As[(wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s + ks * Shape::K + Shape::a_col(ln, r)];
+  }
+  /// Lane ln's B fragment of MMA column nj, step ks, stage Bs.
+  KOKKOS_INLINE_FUNCTION void raw_b(const T* Bs, const int ln, const int nj, const int ks, T (&b)[BR]) const {
+    MMAPP_UNROLL
+    for (int r = 0; r < BR; ++r)
+      b[r] = Bs[(ks * Shape::K + Shape::b_row(ln, r)) * Scratch::ldb_s + wn + nj * Shape::N + Shape::b_col(ln, r)];
+  }
+  /// Scratch elements -> registers: the value itself (double), or the TF32
+  /// bits of a part already split in scratch (float).
+  template <int R>
+  KOKKOS_INLINE_FUNCTION static void to_regs(const T (&x)[R], Reg (&r)[R]) {
+    MMAPP_UNROLL
+    for (int i = 0; i < R; ++i) {
+      if constexpr (split3) {
+#if defined(__CUDA_ARCH__)
+        r[i] = __float_as_uint(x[i]);
+#else
+        std::memcpy(&r[i], &x[i], sizeof(Reg));
+#endif
+      } else {
+        r[i] = x[i];
+      }
+    }
+  }
+  /// The 3xTF32 split of a chunk being stored: big and scaled small parts (float), or the chunk itself.
+  template <class Chunk>
+  KOKKOS_INLINE_FUNCTION static void split_chunk(const Chunk& x, Chunk& big, Chunk& small) {
+    if constexpr (split3) {
+      MMAPP_UNROLL
+      for (int e = 0; e < Chunk::width; ++e) {
+        std::uint32_t ub, us;
+        tf32_split(x.v[e], ub, us);
+#if defined(__CUDA_ARCH__)
+        big.v[e] = __uint_as_float(ub);
+        small.v[e] = __uint_as_float(us);
+#else
+        std::memcpy(&big.v[e], &ub, sizeof ub);
+        std::memcpy(&small.v[e], &us, sizeof us);
+#endif
+      }
+    } else {
+      big = x;
+      (void)small;
+    }
+  }
+
+  /// d = a b + c for this lane: the instruction where the device has it,
+  /// else the emulation from all lanes' registers (ga, gb: [32][regs]).
+  KOKKOS_INLINE_FUNCTION static void mma(T (&d)[CR], const Reg (&a)[AR], const Reg (&b)[BR], const T (&c)[CR],
+                                         const int lane, const Reg (*ga)[AR], const Reg (*gb)[BR]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    (void)lane, (void)ga, (void)gb;
+    if constexpr (Shape::min_arch <= __CUDA_ARCH__)
+      Shape::mma(d, a, b, c);
+    else  // the catalog lists no such variant for this architecture
+      Kokkos::abort("gemm_tiled_mma: this mma shape needs a newer GPU architecture");
+#else
+    (void)a, (void)b;
+    mma_emulate<Shape>(lane, ga, gb, c, d);
+#endif
+  }
+
+  /// acc (and dc, 3xTF32) += the K tile of stage s: KS steps of MI x NJ MMAs.
+  KOKKOS_INLINE_FUNCTION void tile(const Scratch& st, const int s, T (&acc)[MI][NJ][CR], T (&dc)[MI][NJ][CR]) const {
+    const T* const As = st.a(s);
+    const T* const Bs = st.b(s);
+    const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
+    const T* const Bs1 = st.b(s, Scratch::parts - 1);
+    // A fragments of all MI rows at once (a_late: one row's just before its
+    // MMAs; measured on sm_90 with wide fragments: more spills and 10-20%
+    // slower, docs/performance.md, so off).
+    constexpr bool a_late = false;
+    constexpr int MA = a_late ? 1 : MI;
+    auto load_a = [&](const int ks, const int mi, Reg (&ab)[MA][AR], Reg (&as)[split3 ? MA : 1][AR]) {
+      T x[AR];
+      raw_a(As, lane, mi, ks, x);
+      to_regs(x, ab[a_late ? 0 : mi]);
+      if constexpr (split3) {
+        raw_a(As1, lane, mi, ks, x);
+        to_regs(x, as[a_late ? 0 : mi]);
+      }
+    };
+    MMAPP_UNROLL
+    for (int ks = 0; ks < KS; ++ks) {
+      Reg ab[MA][AR], as[split3 ? MA : 1][AR], bb[NJ][BR], bs[split3 ? NJ : 1][BR];
+      if constexpr (!a_late) {
+        MMAPP_UNROLL
+        for (int mi = 0; mi < MI; ++mi) load_a(ks, mi, ab, as);
+      }
+      MMAPP_UNROLL
+      for (int nj = 0; nj < NJ; ++nj) {
+        T x[BR];
+        raw_b(Bs, lane, nj, ks, x);
+        to_regs(x, bb[nj]);
+        if constexpr (split3) {
+          raw_b(Bs1, lane, nj, ks, x);
+          to_regs(x, bs[nj]);
+        }
+      }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      const Reg(*gab)[AR] = nullptr;
+      const Reg(*gas)[AR] = nullptr;
+      const Reg(*gbb)[BR] = nullptr;
+      const Reg(*gbs)[BR] = nullptr;
+      auto gather = [&](int, int) {};
+#else
+      // The emulation: every lane's registers of the (mi, nj) pair, read back from scratch.
+      Reg gab_[32][AR], gas_[32][AR], gbb_[32][BR], gbs_[32][BR];
+      const Reg(*gab)[AR] = gab_;
+      const Reg(*gas)[AR] = gas_;
+      const Reg(*gbb)[BR] = gbb_;
+      const Reg(*gbs)[BR] = gbs_;
+      auto gather = [&](const int mi, const int nj) {
+        for (int l = 0; l < 32; ++l) {
+          T xa[AR], xb[BR];
+          raw_a(As, l, mi, ks, xa);
+          raw_b(Bs, l, nj, ks, xb);
+          to_regs(xa, gab_[l]);
+          to_regs(xb, gbb_[l]);
+          raw_a(As1, l, mi, ks, xa);
+          raw_b(Bs1, l, nj, ks, xb);
+          to_regs(xa, gas_[l]);
+          to_regs(xb, gbs_[l]);
+        }
+      };
+#endif
+      MMAPP_UNROLL
+      for (int mi = 0; mi < MI; ++mi) {
+        if constexpr (a_late) load_a(ks, mi, ab, as);
+        const int ai = a_late ? 0 : mi;
+        MMAPP_UNROLL
+        for (int nj = 0; nj < NJ; ++nj) {
+          gather(mi, nj);
+          if constexpr (split3) {
+            mma(dc[mi][nj], as[ai], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
+            mma(dc[mi][nj], ab[ai], bs[nj], dc[mi][nj], lane, gab, gbs);
+            const T zero[CR] = {};
+            T t[CR];
+            mma(t, ab[ai], bb[nj], zero, lane, gab, gbb);
+            MMAPP_UNROLL
+            for (int r = 0; r < CR; ++r) acc[mi][nj][r] += t[r];  // FP32, round to nearest
+          } else {
+            mma(acc[mi][nj], ab[ai], bb[nj], acc[mi][nj], lane, gab, gbb);
+          }
+        }
+      }
+    }
+  }
+
+  /// The warp's results for slice `slice` of the block tile at (bm, bn):
+  /// out(row, col) <- acc (+ dc * 2^-11) (+ beta * out when S == 1 and beta
+  /// != 0), rows < M and columns < N only.
+  KOKKOS_INLINE_FUNCTION void store(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const WarpGemmParams<T>& p,
+                                    const int slice, const int bm, const int bn) const {
+    T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
+    const bool scale = p.slices == 1 && p.beta != T(0);
+    MMAPP_UNROLL
+    for (int mi = 0; mi < MI; ++mi) {
+      MMAPP_UNROLL
+      for (int nj = 0; nj < NJ; ++nj) {
+        MMAPP_UNROLL
+        for (int r = 0; r < CR; ++r) {
+          const int row = bm + wm + mi * Shape::M + Shape::c_row(lane, r);
+          const int col = bn + wn + nj * Shape::N + Shape::c_col(lane, r);
+          if (row >= p.M || col >= p.N) continue;
+          T c = acc[mi][nj][r];
+          if constexpr (split3) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
+          T* const dst = o + long(row) * p.ldo + col;
+          *dst = scale ? c + p.beta * *dst : c;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+/// Tensor-core GEMM (see the file comment): C = A * B + beta * C with the
+/// shape of Cfg (a GpuMmaTile); T double (DMMA) or float (3xTF32).
+/// Row-major views, any M, N, K >= 0, any row stride and alignment; beta ==
+/// 0: C is not read. A split-K Cfg needs args.work of
+/// splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes (16-byte
+/// aligned); a smaller one is a std::runtime_error (SplitKPlan).
+/// Asynchronous (the caller fences).
+template <class Cfg, class Space, class T>
+void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
+  using Chunk = detail::Chunk16<T>;
+  using Scratch = detail::MmaScratch<Cfg, T>;
+  using Loader = detail::GlobalTileLoader<Cfg, T>;
+  using Warp = detail::MmaWarpTile<Cfg, T>;
+  constexpr int VW = Chunk::width;
+  static_assert(Cfg::BK % VW == 0 && Cfg::BN % VW == 0, "BK and BN: multiples of a 16-byte chunk");
+  static_assert(Cfg::split_kc == 0 || Cfg::split_kc % Cfg::BK == 0, "split-K chunk: a multiple of BK");
+
+  const auto A = args.A;
+  const auto B = args.B;
+  const auto C = args.C;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  if (M == 0 || N == 0) return;
+  const SplitKPlan<T> plan("gemm_tiled_mma", args, Cfg::split_kc);
+
+  detail::WarpGemmParams<T> params{};
+  params.tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
+  params.tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
+  params.tiles = params.tiles_m * params.tiles_n;
+  params.kc = plan.kc;
+  params.K = K;
+  params.scratch_bytes = Scratch::bytes;
+  params.A = A.data();
+  params.B = B.data();
+  params.lda = long(A.stride(0));
+  params.ldb = long(B.stride(0));
+  params.M = M;
+  params.N = N;
+  params.vec_a = detail::aligned_to(params.A, 16) && params.lda % VW == 0;
+  params.vec_b = detail::aligned_to(params.B, 16) && params.ldb % VW == 0;
+  params.out = plan.out;
+  params.ldo = plan.ldo;
+  params.vec_o = false;
+  params.slices = plan.slices;
+  params.slice_elems = plan.slice_elems;
+  params.beta = args.beta;
+
+  using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
+  using member_t = typename policy_t::member_type;
+  policy_t policy(space, params.tiles * params.slices, Cfg::team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(params.scratch_bytes));
+
+  Kokkos::parallel_for(
+      "mmapp::gemm_tiled_mma", policy, KOKKOS_LAMBDA(const member_t& team) {
+        const int lr = team.league_rank();
+        const int slice = lr / params.tiles, t = lr % params.tiles;
+        const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
+        const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
+        const int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
+        const int tid = team.team_rank();
+        const Warp warp(tid);
+        const Scratch st(team, params.scratch_bytes);
+
+        T acc[Warp::MI][Warp::NJ][Warp::CR], dc[Warp::MI][Warp::NJ][Warp::CR];
+        MMAPP_UNROLL
+        for (int i = 0; i < Warp::MI; ++i) {
+          MMAPP_UNROLL
+          for (int j = 0; j < Warp::NJ; ++j) {
+            MMAPP_UNROLL
+            for (int r = 0; r < Warp::CR; ++r) acc[i][j][r] = dc[i][j][r] = T(0);
+          }
+        }
+
+        typename Loader::FragmentA ra;
+        typename Loader::FragmentB rb;
+        const Loader gl(params, bm, bn, tid, k_end);
+        // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
+        // 3xTF32: the split of each element here, once per team, into the two parts.
+        auto store = [&](const int s) {
+          T* const As = st.a(s);
+          T* const Bs = st.b(s);
+          T* const As1 = st.a(s, Scratch::parts - 1);
+          T* const Bs1 = st.b(s, Scratch::parts - 1);
+          MMAPP_UNROLL
+          for (int l = 0; l < Loader::la; ++l) {
+            const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row, kq = (c % Loader::a_per_row) * VW;
+            Chunk big, small;
+            Warp::split_chunk(ra[l], big, small);
+            *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
+            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
+          }
+          MMAPP_UNROLL
+          for (int l = 0; l < Loader::lb; ++l) {
+            const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row, nq = (c % Loader::b_per_row) * VW;
+            Chunk big, small;
+            Warp::split_chunk(rb[l], big, small);
+            *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
+            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
+          }
+        };
+        const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+        if (ktiles > 0) {
+          gl.fetch(k_begin, ra, rb);
+          store(0);
+        }
+        team.team_barrier();
+        if constexpr (Cfg::stages == 2) {
+          // Two stages, one barrier per K tile; two tiles per trip so that the
+          // stages' scratch offsets are compile-time constants.
+          auto step = [&](const int kt, auto cur) {
+            constexpr int Cur = decltype(cur)::value;
+            const bool more = kt + 1 < ktiles;
+            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+            warp.tile(st, Cur, acc, dc);
+            if (more) store(Cur ^ 1);
+            team.team_barrier();
+          };
+          for (int kt = 0; kt < ktiles; kt += 2) {
+            step(kt, std::integral_constant<int, 0>{});
+            if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+          }
+        } else {
+          // One stage: the next K tile waits in registers while this one is
+          // multiplied; two barriers per K tile.
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const bool more = kt + 1 < ktiles;
+            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+            warp.tile(st, 0, acc, dc);
+            if (more) {
+              team.team_barrier();
+              store(0);
+              team.team_barrier();
+            }
+          }
+        }
+        warp.store(acc, dc, params, slice, bm, bn);
+      });
+  plan.reduce(space, C, args.beta);
+}
+
+/// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
+/// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
+/// scratch stage) or
+/// "3xtf32 w32x32 lb3 splitk1024".
+template <class Cfg, class T>
+std::string gpu_mma_tag() {
+  static constexpr const char* dnames[4] = {"dmma", "dmma16", "dmma16k8", "dmma16k16"};
+  std::string t = std::is_same_v<T, double> ? dnames[Cfg::shape] : "3xtf32";
+  t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
+  if (Cfg::stages == 1) t += " 1st";
+  if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
+  if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
+  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  return t;
+}
+
+}  // namespace mmapp

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The report schema check (CTest report_schema): a report mmapp writes
+validates against docs/report.schema.json with report_schema.py (exit 0),
+and deliberately broken copies of it (a missing or legacy schema_version, a
+float where an integer belongs, an undocumented field, times on an abandoned
+run, none on a finished one, a wrong type) are refused (exit 1, naming the
+report and the field); the e2e harness's folder check refuses them too. And
+the table tool (jobs/summarize.py, plot_reports.py --table) on such reports.
+
+Usage: test_report_schema.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
+"""
+import copy
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import harness
+from harness import deck
+
+ARGS = None
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def check(*paths):
+    """Runs report_schema.py on `paths`; returns (exit code, output)."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "report_schema.py"), *paths], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def write(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+    return path
+
+
+def test_valid_report_passes_and_broken_copies_fail(tmp):
+    rep = os.path.join(tmp, "good.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, """
+        problem: {n: 40}
+        kernels: [naive, vendor]
+        run: {warmup: 0, repetitions: 2, until_stable: {max_cv: 1.0e-9, max_seconds: 0.05}}
+        """), "--report", rep])
+    assert code == 0, (code, out, err)
+    code, out = check(rep)
+    assert code == 0 and "1 report(s) valid" in out, (code, out)
+    good = json.load(open(rep))
+    run0 = lambda d: d["runs"][0]
+
+    def abandoned(d):
+        run0(d)["status"] = "abandoned"  # but time_s, gflops, noise left in
+
+    def unfinished_without_vendor_share(d):
+        for k in ("time_s", "gflops", "noise", "until_stable"):
+            del run0(d)[k]
+        run0(d)["status"] = "abandoned"
+        run0(d)["pct_of_vendor"] = 50.0
+
+    broken = {
+        "no schema_version": (lambda d: d.pop("schema_version"), "schema_version"),
+        "legacy schema_version": (lambda d: d.update(schema_version="1.0.0"), "schema_version"),
+        "bytes as a float": (lambda d: run0(d)["ranks"][0]["memory_bytes"].update(device=81920.0),
+                             "runs/0/ranks/0/memory_bytes/device"),
+        "size as a float": (lambda d: run0(d).update(m=40.0), "runs/0/m"),
+        "count as a string": (lambda d: run0(d)["time_s"].update(count="2"), "runs/0/time_s/count"),
+        "undocumented field": (lambda d: run0(d).update(speedup=2.0), "runs/0"),
+        "undocumented top-level field": (lambda d: d.update(notes="x"), "(top)"),
+        "abandoned run with times": (abandoned, "runs/0"),
+        "finished run without times": (lambda d: run0(d).pop("time_s"), "runs/0"),
+        "abandoned run with a vendor share": (unfinished_without_vendor_share, "runs/0/pct_of_vendor"),
+        "noisy not a boolean": (lambda d: run0(d)["noise"].update(noisy="yes"), "runs/0/noise/noisy"),
+        "unknown until_stable outcome": (lambda d: run0(d)["until_stable"].update(outcome="stable"),
+                                         "runs/0/until_stable"),
+        "negative sample": (lambda d: run0(d)["time_s"]["samples"].append(-1.0), "runs/0/time_s/samples"),
+        "no command line": (lambda d: d.pop("command_line"), "command_line"),
+        "unknown status": (lambda d: run0(d).update(status="done"), "runs/0/status"),
+    }
+    os.makedirs(os.path.join(tmp, "broken"))
+    for what, (spoil, where) in broken.items():
+        doc = copy.deepcopy(good)
+        spoil(doc)
+        path = write(os.path.join(tmp, "broken", what.replace(" ", "_") + ".json"), doc)
+        code, out = check(path)
+        assert code == 1, (what, code, out)
+        assert path in out and where in out, (what, where, out)
+        # The harness's folder check (every e2e test's reports) refuses it too.
+        try:
+            harness.validate_reports(os.path.join(tmp, "broken"))
+        except AssertionError as e:
+            assert path in str(e), (what, str(e))
+        else:
+            raise AssertionError(f"{what}: validate_reports accepted it")
+        os.remove(path)
+    # A valid report beside an invalid one: the exit code is still 1.
+    bad = write(os.path.join(tmp, "broken", "bad.json"), dict(good, schema_version="3.0.0"))
+    code, out = check(rep, bad)
+    assert code == 1 and bad in out and rep not in out, out
+    os.remove(bad)
+    code, out = check(os.path.join(tmp, "no-such-report.json"))
+    assert code == 1 and "unreadable" in out, out
+
+
+def test_autotune_and_sweep_reports_are_valid(tmp):
+    """The optional parts of a run (tile: auto candidates, until_stable, a
+    sweep of shapes, both dtypes) validate too (harness.run checks them)."""
+    rep = os.path.join(tmp, "auto.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, """
+        problem: {sizes: [24, {m: 7, n: 30, k: 5}], dtype: [float, double]}
+        kernels: [{name: tiled, tile: auto}, vendor]
+        run: {warmup: 0, repetitions: 2, noise_threshold: 50%, until_stable: {max_seconds: 0.05}}
+        """), "--report", rep])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    assert any("autotune" in run for run in doc["runs"])
+    assert all(run["noise"]["cv_threshold"] == 0.5 and run["until_stable"]["max_seconds"] == 0.05
+               for run in doc["runs"])
+
+
+def tool(*args):
+    """Runs a repository script with python3; returns (exit code, stdout + stderr)."""
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_table_tool_reads_the_schema_fields(tmp):
+    """jobs/summarize.py (the one table tool) shows median and CV from a 2.x
+    report, reads a legacy report, --strict fails an unverified run, and
+    plot_reports.py --table is summarize.py --detail."""
+    rep = os.path.join(tmp, "r.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, "problem: {n: 32}\nkernels: [naive, vendor]\n"), "--report", rep,
+                                        "--set", "run.noise_threshold=1.0e-9"])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    summarize = os.path.join(ARGS.source, "jobs", "summarize.py")
+    code, out = tool(summarize, rep)
+    assert code == 0, out
+    head = out.splitlines()[0].split()
+    assert "median" in head and "CV" in head, head
+    for run in doc["runs"]:
+        cv = f"{run['time_s']['cv'] * 100:.1f}%" + (" noisy" if run["noise"]["noisy"] else "")
+        line = next(x for x in out.splitlines() if x.startswith(run["kernel"] + " "))
+        assert f"{run['time_s']['median'] * 1e3:.3f}" in line and cv in line, (line, cv)
+    assert "2 runs from 1 report(s); 0 not verified" in out, out
+    legacy = sorted(glob.glob(os.path.join(ARGS.source, "docs", "results", "*", "*.json")))[:1]
+    if legacy:
+        code, out = tool(summarize, rep, *legacy)
+        assert code == 0 and "legacy report(s)" in out, out
+    doc["runs"][0]["verified"] = False
+    unverified = write(os.path.join(tmp, "unverified.json"), doc)
+    code, out = tool(summarize, "--strict", rep, unverified)
+    assert code == 1 and " NO" in out, (code, out)
+    code, detail = tool(summarize, "--detail", rep)
+    code2, table = tool(os.path.join(ARGS.source, "scripts", "analysis", "plot_reports.py"), "--table", rep)
+    assert code == code2 == 0 and table == detail and "selection" in table.splitlines()[0], table
+
+
+def main():
+    global ARGS
+    ARGS = harness.parser().parse_args()
+    return harness.run_tests(globals(), ARGS.k)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

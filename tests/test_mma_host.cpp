@@ -1,0 +1,339 @@
+// The tensor-core layer of the GPU team-tiled kernel on the host
+// (kernels/gpu/warp/mma_shapes.hpp, kernels/gpu/tiled_gpu_mma.hpp):
+//  - the fragment layouts of mma.m8n8k4.f64, mma.m16n8k{4,8,16}.f64 and mma.m16n8k8.tf32 against
+//    entries of the PTX ISA's tables, and each covering its matrix once;
+//  - the host emulation of each instruction against a direct product;
+//  - TF32 rounding (round to nearest, ties away, 10 mantissa bits) and the
+//    3xTF32 split, from tiny magnitudes near FLT_MIN (where the split
+//    without the 2^11 scale loses its small part) to near FLT_MAX; 3xTF32
+//    dot products inside FP32's error bound where 1xTF32 is not;
+//  - the whole kernel (gemm_tiled_mma: loader, scratch layout, fragment
+//    reads, emulated MMAs, epilogue, split-K) on the host backend against
+//    an independent double reference, on sizes that are not multiples of a
+//    tile. The kernel cases need 64 threads: hidden tag [warp-host], run by
+//    the CTest entry unit_warp_host (OMP_NUM_THREADS=64).
+// What the host cannot show: that the hardware's layouts are the ones
+// written here (the device run does: tests/test_kernels.cpp, [tensor-core]).
+#include "gemm_check.hpp"
+#include "kernels/gpu/tiled_gpu_mma.hpp"
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Host = Kokkos::DefaultHostExecutionSpace;
+using mmapp::detail::MmaF64m16n8k16;
+using mmapp::detail::MmaF64m16n8k4;
+using mmapp::detail::MmaF64m16n8k8;
+using mmapp::detail::MmaF64m8n8k4;
+using mmapp::detail::MmaTf32m16n8k8;
+
+float from_bits(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+std::uint32_t to_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+float tf32(float x) { return from_bits(mmapp::detail::tf32_rna(x)); }
+
+/// Every element of each of Shape's A, B, C held by exactly one (lane, register).
+template <class Shape>
+void check_cover() {
+  std::vector<int> a(Shape::M * Shape::K, 0), b(Shape::K * Shape::N, 0), c(Shape::M * Shape::N, 0);
+  for (int l = 0; l < 32; ++l) {
+    for (int r = 0; r < Shape::a_regs; ++r) ++a[Shape::a_row(l, r) * Shape::K + Shape::a_col(l, r)];
+    for (int r = 0; r < Shape::b_regs; ++r) ++b[Shape::b_row(l, r) * Shape::N + Shape::b_col(l, r)];
+    for (int r = 0; r < Shape::c_regs; ++r) ++c[Shape::c_row(l, r) * Shape::N + Shape::c_col(l, r)];
+  }
+  for (int x : a) CHECK(x == 1);
+  for (int x : b) CHECK(x == 1);
+  for (int x : c) CHECK(x == 1);
+}
+
+/// Shape's emulated MMA on random A, B, C (TF32-exact values for tf32)
+/// against D = A B + C computed here in double.
+template <class Shape>
+void check_emulation(std::uint64_t seed) {
+  using E = typename Shape::Elem;
+  using Reg = typename Shape::Reg;
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  auto draw = [&] {
+    const E x = E(dist(gen));
+    if constexpr (std::is_same_v<E, float>)
+      return tf32(x);
+    else
+      return x;
+  };
+  E A[Shape::M][Shape::K], B[Shape::K][Shape::N], C[Shape::M][Shape::N];
+  for (auto& row : A)
+    for (auto& x : row) x = draw();
+  for (auto& row : B)
+    for (auto& x : row) x = draw();
+  for (auto& row : C)
+    for (auto& x : row) x = draw();
+  Reg a[32][Shape::a_regs], b[32][Shape::b_regs];
+  auto reg = [](E x) {
+    if constexpr (std::is_same_v<Reg, std::uint32_t>)
+      return to_bits(x);
+    else
+      return x;
+  };
+  for (int l = 0; l < 32; ++l) {
+    for (int r = 0; r < Shape::a_regs; ++r) a[l][r] = reg(A[Shape::a_row(l, r)][Shape::a_col(l, r)]);
+    for (int r = 0; r < Shape::b_regs; ++r) b[l][r] = reg(B[Shape::b_row(l, r)][Shape::b_col(l, r)]);
+  }
+  for (int l = 0; l < 32; ++l) {
+    E c[Shape::c_regs], d[Shape::c_regs];
+    for (int r = 0; r < Shape::c_regs; ++r) c[r] = C[Shape::c_row(l, r)][Shape::c_col(l, r)];
+    mmapp::detail::mma_emulate<Shape>(l, a, b, c, d);
+    for (int r = 0; r < Shape::c_regs; ++r) {
+      const int i = Shape::c_row(l, r), j = Shape::c_col(l, r);
+      double ref = C[i][j];
+      for (int p = 0; p < Shape::K; ++p) ref += double(A[i][p]) * double(B[p][j]);
+      INFO("lane " << l << " register " << r);
+      CHECK(std::fabs(double(d[r]) - ref) <= 4 * Shape::K * std::numeric_limits<E>::epsilon() * (1 + std::fabs(ref)));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("mma fragment layouts: the PTX ISA's tables", "[mma]") {
+  // f64 m8n8k4: lane 5 (groupID 1, threadID_in_group 1) and lane 31.
+  CHECK(MmaF64m8n8k4::a_row(5, 0) == 1);
+  CHECK(MmaF64m8n8k4::a_col(5, 0) == 1);
+  CHECK(MmaF64m8n8k4::a_row(30, 0) == 7);
+  CHECK(MmaF64m8n8k4::a_col(30, 0) == 2);
+  CHECK(MmaF64m8n8k4::b_row(30, 0) == 2);
+  CHECK(MmaF64m8n8k4::b_col(30, 0) == 7);
+  CHECK(MmaF64m8n8k4::c_row(30, 1) == 7);
+  CHECK(MmaF64m8n8k4::c_col(30, 0) == 4);
+  CHECK(MmaF64m8n8k4::c_col(30, 1) == 5);
+  // tf32 m16n8k8: lane 6 (groupID 1, threadID_in_group 2).
+  const int rows_a[4] = {1, 9, 1, 9}, cols_a[4] = {2, 2, 6, 6};
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaTf32m16n8k8::a_row(6, i) == rows_a[i]);
+    CHECK(MmaTf32m16n8k8::a_col(6, i) == cols_a[i]);
+  }
+  CHECK(MmaTf32m16n8k8::b_row(6, 0) == 2);
+  CHECK(MmaTf32m16n8k8::b_row(6, 1) == 6);
+  CHECK(MmaTf32m16n8k8::b_col(6, 1) == 1);
+  const int rows_c[4] = {1, 1, 9, 9}, cols_c[4] = {4, 5, 4, 5};
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaTf32m16n8k8::c_row(6, i) == rows_c[i]);
+    CHECK(MmaTf32m16n8k8::c_col(6, i) == cols_c[i]);
+  }
+  // f64 m16n8k4: lane 6 (groupID 1, threadID_in_group 2).
+  CHECK(MmaF64m16n8k4::a_row(6, 0) == 1);
+  CHECK(MmaF64m16n8k4::a_row(6, 1) == 9);
+  CHECK(MmaF64m16n8k4::a_col(6, 1) == 2);
+  CHECK(MmaF64m16n8k4::b_row(6, 0) == 2);
+  CHECK(MmaF64m16n8k4::b_col(6, 0) == 1);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k4::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k4::c_col(6, i) == cols_c[i]);
+  }
+  // f64 m16n8k8 and m16n8k16 (sm_90): lane 6 (groupID 1, threadID_in_group 2);
+  // A as tf32 m16n8k8's, continued by 4 columns per register pair; B by 4 rows per register.
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k8::a_row(6, i) == rows_a[i]);
+    CHECK(MmaF64m16n8k8::a_col(6, i) == cols_a[i]);
+    CHECK(MmaF64m16n8k8::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k8::c_col(6, i) == cols_c[i]);
+    CHECK(MmaF64m16n8k16::c_row(6, i) == rows_c[i]);
+    CHECK(MmaF64m16n8k16::c_col(6, i) == cols_c[i]);
+  }
+  CHECK(MmaF64m16n8k8::b_row(6, 1) == 6);
+  CHECK(MmaF64m16n8k8::b_col(6, 1) == 1);
+  const int cols_a16[8] = {2, 2, 6, 6, 10, 10, 14, 14};
+  for (int i = 0; i < 8; ++i) {
+    CHECK(MmaF64m16n8k16::a_row(6, i) == (i % 2 ? 9 : 1));
+    CHECK(MmaF64m16n8k16::a_col(6, i) == cols_a16[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    CHECK(MmaF64m16n8k16::b_row(6, i) == 2 + 4 * i);
+    CHECK(MmaF64m16n8k16::b_col(6, i) == 1);
+  }
+  CHECK(MmaF64m16n8k16::a_row(31, 7) == 15);
+  CHECK(MmaF64m16n8k16::a_col(31, 7) == 15);
+  check_cover<MmaF64m8n8k4>();
+  check_cover<MmaF64m16n8k4>();
+  check_cover<MmaF64m16n8k8>();
+  check_cover<MmaF64m16n8k16>();
+  check_cover<MmaTf32m16n8k8>();
+}
+
+TEST_CASE("mma host emulation: each lane's D = A B + C", "[mma]") {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    check_emulation<MmaF64m8n8k4>(seed);
+    check_emulation<MmaF64m16n8k4>(seed);
+    check_emulation<MmaF64m16n8k8>(seed);
+    check_emulation<MmaF64m16n8k16>(seed);
+    check_emulation<MmaTf32m16n8k8>(seed);
+  }
+}
+
+TEST_CASE("tf32 rounding: nearest, ties away from zero, 10 mantissa bits", "[mma]") {
+  const float ulp = std::ldexp(1.0f, -10);  // TF32 ulp at 1
+  CHECK(tf32(1.0f) == 1.0f);
+  CHECK(tf32(1.0f + ulp / 2) == 1.0f + ulp);                            // tie: away from zero
+  CHECK(tf32(-(1.0f + ulp / 2)) == -(1.0f + ulp));                      // tie, negative
+  CHECK(tf32(1.0f + ulp + ulp / 2) == 1.0f + 2 * ulp);                  // tie from an odd TF32: away, not to even
+  CHECK(tf32(1.0f + ulp / 2 - std::ldexp(1.0f, -23)) == 1.0f);          // below the tie
+  CHECK(tf32(std::nextafter(2.0f, 0.0f)) == 2.0f);                      // carries into the exponent
+  CHECK(std::isinf(tf32(FLT_MAX)));                                     // rounds past the largest TF32
+  CHECK(std::isinf(tf32(INFINITY)));
+  CHECK(std::isnan(tf32(NAN)));
+  CHECK(tf32(FLT_MIN) == FLT_MIN);
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> d(-1000, 1000);
+  for (int i = 0; i < 10000; ++i) {
+    const float x = d(gen), t = tf32(x);
+    CHECK((to_bits(t) & 0x1fffu) == 0);  // 10 explicit mantissa bits
+    CHECK(std::fabs(double(t) - x) <= std::ldexp(std::fabs(double(x)), -11));
+  }
+}
+
+TEST_CASE("3xTF32 split: big + small * 2^-11 recovers FP32 values", "[mma]") {
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<float> mant(1, 2);
+  auto check_at = [&](int exponent, bool expect_unscaled_loss) {
+    double worst_unscaled = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const float x = (i % 2 ? -1 : 1) * std::ldexp(mant(gen), exponent);
+      std::uint32_t big, small;
+      mmapp::detail::tf32_split(x, big, small);
+      CHECK((big & 0x1fffu) == 0);
+      CHECK((small & 0x1fffu) == 0);
+      const double back = double(from_bits(big)) + double(from_bits(small)) / 2048.0;
+      INFO("x = " << x);
+      CHECK(std::isfinite(back));
+      CHECK(std::fabs(back - x) <= std::ldexp(std::fabs(double(x)), -21));
+      const float big_f = from_bits(big);
+      const double unscaled = double(big_f) + double(tf32(x - big_f));
+      worst_unscaled = std::max(worst_unscaled, std::fabs(unscaled - x) / std::fabs(double(x)));
+    }
+    // Without the 2^11 scale the small part of a value near FLT_MIN is a
+    // TF32 subnormal and loses its bits (Ootomo and Yokota, section 4).
+    if (expect_unscaled_loss) CHECK(worst_unscaled > std::ldexp(1.0, -21));
+  };
+  check_at(0, false);
+  check_at(-20, false);
+  check_at(40, false);
+  check_at(-126, true);  // [FLT_MIN, 2 FLT_MIN)
+  check_at(-120, true);
+  check_at(127, false);  // up to FLT_MAX
+  std::uint32_t big, small;
+  mmapp::detail::tf32_split(FLT_MAX, big, small);  // tf32_rna(FLT_MAX) would be Inf
+  CHECK(std::isfinite(from_bits(big)));
+  CHECK(std::fabs(double(from_bits(big)) + double(from_bits(small)) / 2048.0 - double(FLT_MAX)) <=
+        std::ldexp(double(FLT_MAX), -21));
+}
+
+TEST_CASE("3xTF32 dot products stay within FP32's error bound, 1xTF32 does not", "[mma]") {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> d(-1, 1);
+  const int k = 16;  // a tight bound: 2 (k + 2) u per |a||b|
+  long bad3 = 0, bad1 = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<float> a(k), b(k);
+    for (int p = 0; p < k; ++p) a[p] = d(gen), b[p] = d(gen);
+    float acc = 0, dc = 0, acc1 = 0;
+    double ref = 0, mag = 0;
+    for (int p = 0; p < k; ++p) {
+      std::uint32_t ab, as, bb, bs;
+      mmapp::detail::tf32_split(a[p], ab, as);
+      mmapp::detail::tf32_split(b[p], bb, bs);
+      dc += from_bits(as) * from_bits(bb) + from_bits(ab) * from_bits(bs);
+      acc += from_bits(ab) * from_bits(bb);
+      acc1 += tf32(a[p]) * tf32(b[p]);
+      ref += double(a[p]) * double(b[p]);
+      mag += std::fabs(double(a[p]) * double(b[p]));
+    }
+    const float c = acc + dc / 2048.0f;
+    const double u = std::numeric_limits<float>::epsilon() / 2, bound = 2 * (k + 2) * u * mag;
+    bad3 += !(std::fabs(c - ref) <= bound);
+    bad1 += !(std::fabs(acc1 - ref) <= bound);
+  }
+  CHECK(bad3 == 0);
+  CHECK(bad1 > 0);
+}
+
+namespace {
+
+struct Case {
+  long m, n, k;
+  double beta;
+  long pad;
+  bool tiny = false;  // A times 2^-120 (float) or 2^-1000 (double), B times 2^100: A near FLT_MIN / DBL_MIN
+};
+// Not multiples of the tiles, K tails, one element, K = 0, misaligned rows,
+// several split-K slices.
+const std::vector<Case> mma_cases{{70, 130, 37, 0, 0}, {64, 64, 64, 0.5, 0}, {1, 1, 1, 0, 0},    {33, 17, 9, 1, 0},
+                                  {3, 200, 0, 0.25, 0}, {131, 67, 50, -0.75, 1}, {40, 96, 72, 0, 2}, {17, 33, 5, 0, 0},
+                                  {45, 50, 60, 0, 0, true}};
+
+template <class Cfg, class T>
+void check_mma_kernel() {
+  std::uint64_t seed = 21;
+  for (const auto& c : mma_cases) {
+    const std::string tag = mmapp::gpu_mma_tag<Cfg, T>();
+    INFO((sizeof(T) == 4 ? "float " : "double ") << tag << " block " << Cfg::BM << "x"
+                                                 << Cfg::BN << "x" << Cfg::BK << ": " << c.m << "x" << c.n << "x"
+                                                 << c.k << " beta " << c.beta << " pad " << c.pad << " tiny " << c.tiny);
+    const T sa = T(std::ldexp(1.0, c.tiny ? (sizeof(T) == 4 ? -120 : -1000) : 0)), sb = T(c.tiny ? 0x1p100 : 1.0);
+    const auto A = mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed, sa);
+    const auto B = mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed, sb);
+    const auto C0 = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
+    auto C = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
+    if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
+    mmapp::Workspace<Host> work("work", mmapp::splitk_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
+    mmapp::gemm_tiled_mma<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
+    Kokkos::fence();
+    CHECK(mmapp_test::count_bad<T>(A, B, C0, C, T(c.beta)) == 0);
+    ++seed;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", "[.warp-host][mma]") {
+  REQUIRE(Host().concurrency() >= 64);  // run by unit_warp_host with 64 OpenMP threads
+  using mmapp::GpuMmaTile;
+  // double, m8n8k4: 1x2 and 2x1 warps of 16x16 (2x2 MMA tiles), swizzle, split-K by 24.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 0, 2>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 24, 0>, double>();
+  // double, m16n8k4 (sm_90): 1x2 warps of 16x16 (1x2 MMA tiles), one warp of 32x32, split-K by 16.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 0, 2, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 16, 0, 1>, double>();
+  // double, m16n8k8 and m16n8k16 (sm_90): 1x2 warps of 16x16, BK 8 and 16; one
+  // scratch stage with 2x1 warps; split-K by 32.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 2>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 2, 1>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 3>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 3, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 16, 0, 32, 0, 3>, double>();
+  // float, 3xTF32 with one scratch stage (the parts split when stored).
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
+  // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0>, float>();
+  check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 32, 0, 0, 2>, float>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 0>, float>();
+}
