@@ -1,6 +1,8 @@
 // report_file.cpp — implementation of report_file.hpp (see there for the contracts).
 #include "report/report_file.hpp"
 
+#include "core/printable.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -147,7 +149,7 @@ std::string escape_invalid_utf8(std::string_view text) {
 
 std::string check_report_target(const std::string& path, const std::string& what) {
   if (path.empty()) return "";
-  const std::string shown = what + " '" + escape_invalid_utf8(path) + "'";
+  const std::string shown = what + " " + mmapp::quoted(path);
   const auto [dir, base] = split_path(path);
   if (base.empty() || base == "." || base == "..") return shown + ": names a directory; give the path of a file";
   if (base.size() > NAME_MAX)
@@ -181,29 +183,29 @@ std::string check_report_target(const std::string& path, const std::string& what
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || ::stat(dir.c_str(), &dst) != 0)
-      return shown + ": its directory '" + escape_invalid_utf8(dir) +
-             "' does not exist and cannot be created: " + (ec ? ec.message() : errno_text(errno));
+      return shown + ": its directory " + mmapp::quoted(dir) +
+             " does not exist and cannot be created: " + (ec ? ec.message() : errno_text(errno));
   }
-  if (!S_ISDIR(dst.st_mode)) return shown + ": '" + escape_invalid_utf8(dir) + "' is not a directory";
+  if (!S_ISDIR(dst.st_mode)) return shown + ": " + mmapp::quoted(dir) + " is not a directory";
   // In a sticky directory (/tmp), only the owner of a file (or of the
   // directory) may rename over it (rename(2), EPERM).
   const uid_t me = ::geteuid();
   if (exists && (dst.st_mode & S_ISVTX) && me != 0 && st.st_uid != me && dst.st_uid != me)
-    return shown + ": belongs to another user (uid " + std::to_string(st.st_uid) + ") in the sticky directory '" +
-           escape_invalid_utf8(dir) + "', where only its owner may replace it";
+    return shown + ": belongs to another user (uid " + std::to_string(st.st_uid) + ") in the sticky directory " +
+           mmapp::quoted(dir) + ", where only its owner may replace it";
   if (const size_t most = name_max(dir); base.size() > most)
     return shown + ": the file name is " + std::to_string(base.size()) + " bytes, longer than the " +
            std::to_string(most) + " its file system allows";
   TempFile trial;
   if (!create_temp(dir, base, {}, trial))
-    return shown + ": its directory '" + escape_invalid_utf8(dir) +
-           "' is not writable: cannot create a file there: " + errno_text(errno);
+    return shown + ": its directory " + mmapp::quoted(dir) +
+           " is not writable: cannot create a file there: " + errno_text(errno);
   return "";  // trial's destructor removes the file
 }
 
 void replace_file_atomically(const std::string& path, std::string_view text, const std::string& what,
                              const FileOps& ops) {
-  const std::string shown = what + " '" + escape_invalid_utf8(path) + "'";
+  const std::string shown = what + " " + mmapp::quoted(path);
   const auto fail = [&](const std::string& step, int err) {
     throw std::runtime_error(shown + ": " + step + ": " + errno_text(err) + "; the report there is left as it was");
   };
