@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # MmappDependencies.cmake — after project(): Kokkos and Kokkos Kernels
 # (in-tree from MMAPP_KOKKOS_SOURCE_DIR, or installed via Kokkos_ROOT), then
 # the system libraries. Everything is consumed as imported targets.

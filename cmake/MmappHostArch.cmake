@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # MmappHostArch.cmake — which host instruction set the build targets, applied
 # the same way to every translation unit this project compiles (Kokkos, Kokkos
 # Kernels, mmapp, the tests), as Kokkos' own Kokkos_ARCH_<CPU> options do.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # MmappHostIsa.cmake — the host micro-kernels compiled once per ISA level, for
 # the run-time dispatch of miniapp/kernels/host/host_isa.hpp (OpenBLAS's
 # DYNAMIC_ARCH, BLIS's multi-configuration builds). Included by

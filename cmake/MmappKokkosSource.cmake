@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # MmappKokkosSource.cmake — included BEFORE project() by the top-level
 # CMakeLists.txt, because with the CUDA backend the C++ compiler itself
 # (Kokkos' nvcc_wrapper) comes from the Kokkos sources.

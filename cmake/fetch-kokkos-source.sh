@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Fetches Kokkos 3.4.01 and Kokkos Kernels 3.4.01 from Debian's `trilinos`
 # 13.2.0-4 source package (README, "Where Kokkos comes from"), verifies the
 # upstream tarball's sha256, and extracts only packages/kokkos and

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # jobs/lib.sh — shell functions shared by the mmapp job scripts (sourced).
 #
 # A job script does:

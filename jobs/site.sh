@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # jobs/site.sh — the one file with site settings for the mmapp Slurm jobs.
 #
 # Edit this file (or set the same variables in your environment) when you move

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # jobs/submit.sh — sbatch with the site's account, QoS and partition from
 # jobs/site.sh (#SBATCH lines cannot read variables). GPU jobs (gpu-node,
 # compare-backends, multi-node, or MMAPP_BACKEND=cuda) go to MMAPP_GPU_PARTITION.

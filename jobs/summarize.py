@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """One table from mmapp JSON reports (mmapp --report FILE): the project's
 table tool (scripts/analysis/plot_reports.py --table calls it with --detail).
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // fma_peak.cpp — mmapp-fma-peak: the measured multiply-add ceiling of one
 // device (or the host cores), float and double, to set GEMM figures against
 // (docs/performance.md, The ceilings). One process, no MPI, no deck.

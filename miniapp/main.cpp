@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // main.cpp — mmapp's lifetimes and command line: MPI, then the device choice
 // (node-local rank modulo visible GPUs, before Kokkos starts), then Kokkos
 // (ScopeGuard), then the deck, the runs, the table and the report.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Sets up a fresh Debian machine, builds the `openmp-native` preset (MMAPP_PRESET overrides) and runs the main
 # job: `mpirun -np 2 mmapp` on a deck (default: inputs/default.yaml), writing
 # results/default.json. Extra arguments go to mmapp (e.g. --set problem.n=1024).

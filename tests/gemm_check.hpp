@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // gemm_check.hpp — helpers shared by the kernel tests that run a GEMM on
 // padded operands and check it against an independent reference:
 //  - padded(): an m x n LayoutRight matrix whose rows are longer than n;

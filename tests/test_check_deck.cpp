@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The up-front check of a whole deck (driver.hpp's check_deck): every
 // (size, dtype) case resolved and its memory compared before anything runs,
 // every distinct error listed once with the cases it holds for. Runs at 1

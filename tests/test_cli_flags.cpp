@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // test_cli_flags.cpp — what the command line hands the deck parser and
 // Kokkos (issue 23 item 1, issue 24 items 3, 5, 6, 7): printable() for user
 // text in messages, the Kokkos flags checked and translated for Kokkos 3.4

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // test_config.cpp — the YAML deck parser (miniapp/config.cpp): every valid
 // form of every key, the defaults, --set overrides, the resolved_yaml round
 // trip, the shipped decks in inputs/, and a table of invalid decks whose

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // test_grid.cpp — the pure process-grid unit (miniapp/grid.hpp): block
 // ranges (ScaLAPACK's numroc layout, empty trailing blocks), owners, the
 // auto grid, rank <-> coordinates, resolve_grid's message, and SUMMA's panel

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The host GEMM's parts on their own (miniapp/kernels/host_blocking.hpp,
 // tiled_host.hpp), on every host execution space of the build:
 //  - the blocking is a pure function: its invariants for many shapes and

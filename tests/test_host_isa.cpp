@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The host ISA dispatcher (miniapp/kernels/host/host_isa.hpp):
 //  - the level picked without an override is one this CPU runs, checked
 //    against the CPU's flags in /proc/cpuinfo (not the dispatcher's own

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // Every kernel variant compiled for every enabled execution space, float and
 // double, against an independent reference: a plain triple loop on the host
 // in double precision (no Kokkos Kernels), on shapes that are not multiples

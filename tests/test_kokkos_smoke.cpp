@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // A Kokkos kernel on every execution space compiled into the binary: the
 // build and the runtime of each backend work (issue 2's smoke test).
 #include "core/exec_spaces.hpp"

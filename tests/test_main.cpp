@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // Shared Catch2 main: MPI, then Kokkos, initialised once for the whole suite
 // (RAII), then the Catch2 session. Every rank runs every test; ranks other
 // than 0 report only failures.

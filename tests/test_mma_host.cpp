@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The tensor-core layer of the GPU team-tiled kernel on the host
 // (kernels/gpu/warp/mma_shapes.hpp, kernels/gpu/tiled_gpu_mma.hpp):
 //  - the fragment layouts of mma.m8n8k4.f64, mma.m16n8k{4,8,16}.f64 and mma.m16n8k8.tf32 against

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // check_placement() with simulated placements: no GPU needed, so CI covers
 // the multi-GPU error paths. Collective: runs at 1 and 2 ranks.
 #include "parallel/parallel_env.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // test_report_file.cpp — the report file's mechanics (report_file.hpp) and the
 // incremental report writer (report.hpp): what the up-front check refuses
 // and that it touches nothing it refuses; the atomic replacement (mode kept,

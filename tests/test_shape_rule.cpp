@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The shape rules (miniapp/kernels/shape_rule.hpp) on the host, no GPU
 // needed: gpu_shape_rule on every class it tells apart, float and double,
 // at 132 SMs (the H200) and at 108 and 80 where the SM count changes the

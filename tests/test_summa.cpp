@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // test_summa.cpp — SUMMA on every p x q grid of the job's rank count (run at
 // 1, 2, 3 and 4 ranks), on every enabled execution space, float and double:
 //  - every kernel of the registry as the local GEMM (its default shape)

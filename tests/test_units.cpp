@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // Pure units: the row decomposition, timing statistics, the counter-based
 // generator. No MPI communication, no device.
 #include "parallel/decomposition.hpp"

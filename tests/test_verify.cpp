@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The independent verifier (miniapp/verify.hpp) proves itself:
 //  - fault injection: test-only faulty kernels (one element of C off by a
 //    typical |c|, one row shifted by one column, one tile never written

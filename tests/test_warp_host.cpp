@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // The GPU's warp-tiled GEMM (kernels/gpu/tiled_gpu_warp.hpp) run on the host
 // backend: the same portable sources, in teams of 64 threads (the shapes are
 // the GPU tiles scaled down: a 32x64 block of 4x8 register tiles in 32x32

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // gcc_pr108599.cpp — configure-time probe for GCC bug 108599 (x86 backend,
 // GCC 12 before the fix): a 256-bit integer constant whose upper half is zero,
 // e.g. the four longs {1, 1, 0, 0}, is materialised as a vpbroadcastq of its

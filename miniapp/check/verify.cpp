@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // verify.cpp — implementation of verify.hpp (see there for the method and contracts).
 #include "check/verify.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // verify.hpp — the independent check of C = A B: a randomized Freivalds test
 // with a per-row rounding-error bound, evaluated in double precision by
 // mmapp's own Kokkos loops (no BLAS, no kernel under test, no vendor result).

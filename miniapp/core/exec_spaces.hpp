@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // exec_spaces.hpp — the Kokkos execution spaces compiled into this binary,
 // by their run-time names ("serial", "openmp", "cuda"), and a dispatcher that
 // calls a generic lambda with a default-constructed instance of the space

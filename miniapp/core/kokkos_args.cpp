@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // kokkos_args.cpp — implementation of kokkos_args.hpp (the table of flags is
 // there, in the file comment, and below in kFlags).
 #include "core/kokkos_args.hpp"

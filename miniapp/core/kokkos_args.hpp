@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // kokkos_args.hpp — the command line's Kokkos flags (--kokkos-*), checked and
 // translated for the Kokkos in use before Kokkos::initialize sees them.
 //

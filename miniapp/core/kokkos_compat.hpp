@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // kokkos_compat.hpp — the few names that differ between the Kokkos versions
 // mmapp supports (3.4.01 from Debian's trilinos source, and 4.x installed
 // through Kokkos_ROOT). Everything else in mmapp uses API common to both.

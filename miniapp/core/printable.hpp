@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // printable.hpp — user-given text made safe to echo in a one-line message:
 // a deck value or key, a path, a flag. Used wherever mmapp quotes what the
 // user wrote (deck/config.cpp, main.cpp's command line, the Kokkos flags).

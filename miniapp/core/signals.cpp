@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // signals.cpp — implementation of signals.hpp (see there for the contracts).
 #include "core/signals.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // signals.hpp — a clean stop on SIGTERM or SIGINT (Slurm sends SIGTERM at the
 // time limit, then SIGKILL after KillWait). The handler only records the
 // signal (and wakes a StopWatcher, if one is running); the driver asks all

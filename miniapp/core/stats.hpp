@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // stats.hpp — summary statistics of raw timing samples (seconds), the noise
 // criterion (coefficient of variation above a threshold) and the stopping
 // rule of run.until_stable. Pure functions: no clock, no MPI.

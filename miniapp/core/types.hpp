@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // types.hpp — the matrix types and the GEMM call that every kernel, the
 // driver and the verifier share. All matrices are row-major
 // (Kokkos::LayoutRight): A is M x K, B is K x N, C is M x N, element (i, j)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // config.cpp — reads a YAML input deck into a validated mmapp::Config.
 //
 // The pipeline is: read the file -> yaml-cpp tree -> apply the `--set`

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // config.hpp — the validated run configuration parsed from a YAML input deck
 // (see README "Input decks" and inputs/example.yaml). Every default lives in
 // the member initialisers below; parse_deck() is the only place that reads

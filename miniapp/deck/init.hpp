@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // init.hpp — deterministic matrix initialisation, independent of the rank
 // count: element (i, j) of matrix `which` (0 = A, 1 = B) is a pure function
 // of (seed, which, i, j), a counter-based generator (SplitMix64 finaliser,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // case_runner.hpp — one (size, dtype) case of a deck on this rank's
 // execution space, written once for every decomposition:
 //   plan (the deck's kernels resolved for the local problem) -> decide (the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // driver.cpp — run_deck, which runs every (size, dtype) case of a deck on
 // this rank's backend through the case runner (case_runner.hpp) with the
 // deck's decomposition (the row split or the process grid), and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // driver.hpp — runs every (size, dtype, kernel) of a deck: decomposition,
 // allocation, fill, distribution, host<->device copies, warm-up and timed
 // repetitions, verification and the checksum. Kernels only compute; all

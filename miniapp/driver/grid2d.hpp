@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid2d.hpp — the 2-D process grid as a decomposition strategy of the case
 // runner (case_runner.hpp): A, B and C in p x q blocks (parallel/grid.hpp),
 // multiplied by SUMMA (summa/) with the deck's kernel as the local GEMM on

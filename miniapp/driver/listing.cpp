@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // listing.cpp — implementation of listing.hpp.
 #include "driver/listing.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // listing.hpp — what this binary holds, for `mmapp --version` and
 // `mmapp --list`: its version, Kokkos', the backends, the SUMMA panel
 // transports, the kernels and every kernel variant with the label the

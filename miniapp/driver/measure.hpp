@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // measure.hpp — the measurement machinery of the case runner (case_runner.hpp):
 // phase clocks, memory queries and the up-front memory check, errors agreed
 // by every rank (agree_on), the agreed timed repetition (run_once), the

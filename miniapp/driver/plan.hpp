@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // plan.hpp — a case's kernels, resolved from the deck before anything is
 // allocated: for each `kernels:` entry the variant to run and why (the deck
 // resolution, resolve_kernel), or, for a distributed GEMM (ScaLAPACK's

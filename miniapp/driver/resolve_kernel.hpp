@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // resolve_kernel.hpp — a deck's `kernels:` entry resolved to a variant of the
 // kernel catalog (kernels/catalog.hpp) for one execution space, dtype and
 // problem shape: the variant that matches every key the entry gives, or the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // row_split.hpp — the row split as a decomposition strategy of the case
 // runner (case_runner.hpp): rows of A and C split over the ranks (even, by
 // rows, by weights, or weights: auto, measured), B replicated. Each rank's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // run_grid.cpp — the case runner instantiated with the 2-D process grid, for
 // every compiled backend and both dtypes.
 #include "driver/grid2d.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // run_row_split.cpp — the case runner instantiated with the row split, for
 // every compiled backend and both dtypes (a translation unit of its own, so
 // the two decompositions compile in parallel).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // catalog.hpp — the kernel catalog: every runnable variant of every kernel,
 // by its deck name and shape, one list per execution space
 // (kernel_variants), and the default variant of a name for a problem's shape

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // catalog_impl.hpp — the definition of kernel_variants (catalog.hpp): the
 // portable kernels, the space's `tiled` table, the vendor GEMM. Included only
 // by kernels/instantiate_<space>.cpp, each with its table

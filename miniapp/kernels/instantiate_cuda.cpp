@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // instantiate_cuda.cpp — the kernel catalog of the Cuda backend, float and
 // double, compiled here and nowhere else: kernel_variants<Kokkos::Cuda, T>
 // (catalog.hpp declares it extern) with every kernel it lists, the portable

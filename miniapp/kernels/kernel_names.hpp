@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // kernel_names.hpp — the deck names of the single-device kernels, in one
 // place: the deck parser accepts these (and `scalapack`, grid decks only:
 // deck/config.cpp), and the catalog (kernels/catalog.hpp) holds at least one

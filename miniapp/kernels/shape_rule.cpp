@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // shape_rule.cpp — the GPU and host shape rules (see shape_rule.hpp).
 #include "kernels/shape_rule.hpp"
 

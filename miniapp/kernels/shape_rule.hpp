@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // shape_rule.hpp — the shape rules that choose a kernel's default variant
 // from the problem alone, as pure functions: no Kokkos, no execution-space
 // query, so the host CI tests every class they tell apart

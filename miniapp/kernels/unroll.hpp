@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // unroll.hpp — MMAPP_UNROLL: full unrolling of a loop with a compile-time
 // trip count, for the register tiles of the tiled kernels (host GCC and the
 // CUDA device compiler; other compilers decide alone). Keeps register tiles

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // decomposition.cpp — implementation of decomposition.hpp (see there for the contracts).
 #include "parallel/decomposition.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // decomposition.hpp — how the M rows of A and C are split across MPI ranks
 // (B is replicated). A small pure unit: no MPI, no Kokkos, tested alone.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid.cpp — implementation of grid.hpp (see there for the distribution and
 // the panel rule).
 #include "parallel/grid.hpp"

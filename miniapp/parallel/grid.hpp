@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid.hpp — the 2-D process grid of the SUMMA decomposition, a small pure
 // unit (no MPI, no Kokkos), tested alone.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid_comm.cpp — implementation of grid_comm.hpp.
 #include "parallel/grid_comm.hpp"
 

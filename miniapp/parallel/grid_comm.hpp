@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid_comm.hpp — the MPI side of the 2-D process grid (grid.hpp): the
 // communicators of each rank's process row and process column, which SUMMA's
 // broadcasts, the 2-D verifier's reductions and ScaLAPACK's BLACS grid use.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // grid_io.hpp — moving the 2-D distribution's blocks (grid.hpp) in and out:
 // fill each rank's block from the global generator, scatter rank 0's whole
 // matrix as blocks, stream the blocks of C back to rank 0 in global row

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // mpi_util.hpp — small pieces every parallel part of mmapp shares: the MPI
 // datatype of an element type, the wall clock the phases are timed with,
 // the unit in which blocks travel through host memory (chunk_rows), and the

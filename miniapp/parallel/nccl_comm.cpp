@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // nccl_comm.cpp — implementation of nccl_comm.hpp.
 #include "parallel/nccl_comm.hpp"
 

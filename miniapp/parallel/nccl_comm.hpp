@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // nccl_comm.hpp — NCCL (NVIDIA's collective library) as mmapp's device-to-
 // device transport, beside MPI: the facts that decide whether it may be used
 // (built, every rank a GPU rank, each rank its own GPU), and, where it is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // parallel_env.cpp — implementation of parallel_env.hpp (see there for the contracts).
 #include "parallel/parallel_env.hpp"
 

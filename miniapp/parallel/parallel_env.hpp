@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // parallel_env.hpp — MPI lifetime (RAII) and where this rank runs: world
 // rank/size, node-local rank (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED),
 // host name, and the GPU it drives.

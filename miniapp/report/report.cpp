@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // report.cpp — implementation of report.hpp (see there for the contracts).
 #include "report/report.hpp"
 #include "report/report_file.hpp"

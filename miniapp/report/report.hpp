@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // report.hpp — formatting of results, separate from measuring them: the
 // human table printed by rank 0 and the machine-readable JSON report.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // report_file.cpp — implementation of report_file.hpp (see there for the contracts).
 #include "report/report_file.hpp"
 

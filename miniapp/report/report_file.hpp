@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // report_file.hpp — the report file's mechanics, apart from its JSON: the
 // up-front check of the target path (before anything is computed), the
 // atomic replacement of the file (a unique temporary file beside it,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // results.hpp — what a run measured, as plain data. The driver fills it;
 // report.hpp formats it (table on rank 0, JSON). Times are in seconds.
 #pragma once

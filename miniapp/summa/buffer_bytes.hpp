@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // buffer_bytes.hpp — the memory a distributed GEMM (Summa, Scalapack) asks
 // for beyond the blocks of A, B and C, so the runner can check need against
 // what each rank has before it allocates anything.

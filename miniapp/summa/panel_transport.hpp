@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // panel_transport.hpp — how SUMMA's panels reach the ranks that multiply
 // them, as an interface the panel loop (summa.hpp) drives:
 //   post(t)      start panel t on its way into a slot (roots pack and send),

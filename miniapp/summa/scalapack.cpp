@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // scalapack.cpp — implementation of scalapack.hpp (see there for the mapping).
 #include "summa/scalapack.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // scalapack.hpp — the distributed yardstick, `scalapack` in grid decks:
 // ScaLAPACK's PBLAS p?gemm (psgemm_/pdgemm_, Debian's libscalapack-openmpi
 // 2.2.1) on the very blocks SUMMA uses, in place.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // summa.hpp — C = A B on a p x q process grid by SUMMA (R. van de Geijn and
 // J. Watts, "SUMMA: Scalable Universal Matrix Multiplication Algorithm",
 // Concurrency: Practice and Experience 9(4), 1997; the ParRes Kernels' MPI1

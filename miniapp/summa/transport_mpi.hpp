@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_mpi.hpp — SUMMA's panels by MPI broadcast of buffers in the
 // execution space's memory: host memory on host backends (PanelPath::host),
 // device memory given to a CUDA-aware MPI on a GPU (PanelPath::cuda_aware).

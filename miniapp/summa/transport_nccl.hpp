@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_nccl.hpp — SUMMA's panels by NCCL broadcast from device to device
 // (PanelPath::nccl): every rank a GPU rank with a GPU of its own, mmapp built
 // with NCCL (MMAPP_HAVE_NCCL; parallel/nccl_comm.hpp has the communicators,

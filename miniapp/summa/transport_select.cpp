@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_select.cpp — implementation of transport_select.hpp.
 #include "summa/transport_select.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_select.hpp — which panel transport (panel_transport.hpp) SUMMA
 // runs on each rank, chosen in one place from the deck's
 // parallel.decomposition.transfer and overlap, the MPI library's CUDA

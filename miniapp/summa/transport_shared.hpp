@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_shared.hpp — SUMMA's panels through an MPI-3 shared-memory
 // window (PanelPath::shared), when every process row and column lies within
 // one node: the panels skip MPI's data path. Each rank's slots live in a

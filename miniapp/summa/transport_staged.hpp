@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transport_staged.hpp — SUMMA's panels by MPI broadcast through pinned host
 // memory (PanelPath::staged): for a GPU whose MPI is not given device
 // buffers. The broadcasts, slots and overlap are MpiTransport's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // transports.hpp — the table of panel transports (panel_transport.hpp):
 // which PanelPath (transport_select.hpp) runs which transport, how many
 // buffer bytes it needs and how it is made. One line per transport, so the

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """The GPU's SM clock, power and temperature while each phase of a call ran.
 
     scripts/analysis/clock_summary.py PHASES CLOCKS

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Compares the checksums of C (XXH3-64 of its bytes, the reports' `checksum`)
 of two mmapp JSON reports run by run: the evidence that a refactoring left
 every kernel's result bit for bit as it was. Runs are matched by (kernel,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """A GPU rank plus a host rank against the GPU alone (inputs/bench/hetero.yaml).
 
     scripts/analysis/hetero_ratio.py BOTH.json ALONE.json

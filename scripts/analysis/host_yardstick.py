@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """The host vendor yardstick bound against unbound, from the reports of
 scripts/bench/host-yardstick.sh.
 

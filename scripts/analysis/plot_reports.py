@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Turns mmapp JSON reports into PNG plots (matplotlib from Debian's python3-matplotlib,
 hence /usr/bin/python3: scripts/setup/setup-debian.sh installs it; without it, plotting
 stops with exit 2 and says how to install it, and --table still works).

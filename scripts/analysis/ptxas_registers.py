@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Registers and spills of every GPU GEMM kernel, from ptxas' verbose output.
 
     scripts/analysis/ptxas_registers.py PTXAS_LOG

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """One line per run of an mmapp report, for a quick look in a log.
 
     scripts/analysis/report_rows.py REPORT.json

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """The whole SASS, raw encodings included, of mmapp's GEMM kernels whose
 demangled name matches a regex.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Opcode mix per GPU GEMM kernel, from the binary's SASS.
 
     cuobjdump --dump-sass MMAPP_BINARY | scripts/analysis/sass_mix.py

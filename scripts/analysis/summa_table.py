@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """One table of the process-grid (SUMMA) runs of scripts/bench/summa-gpu.sh.
 
     scripts/analysis/summa_table.py OUT_DIR

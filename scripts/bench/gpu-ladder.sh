@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # One call on a GPU node: build, measure, check, summarise. Builds the `cuda`
 # preset as scripts/bench/gpu-node.sh does (from .offline/), runs each deck with a
 # JSON report while logging the SM clock and power (nvidia-smi), optionally

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Builds the `cuda` preset on a GPU node that reaches no package archive
 # (Ubuntu 24.04, CUDA 13.0, CMake 4.x, OpenMPI, Catch2 3.4 preinstalled),
 # from the Kokkos sources carried beside the checkout in .offline/ (made

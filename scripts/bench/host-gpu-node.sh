@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # The host-side measurements on the GPU node, with a binary built by
 # scripts/bench/gpu-node.sh (MMAPP_PRESET=cuda-native: host code for the node's
 # CPU). Every report and log goes to $OUT (default build/host-gpu-node-out).

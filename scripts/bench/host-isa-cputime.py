@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """The host ISA dispatch against builds for one ISA, measured in flops per
 CPU-second on one thread: a cross-check of scripts/bench/host-isa.sh for a
 shared machine, where wall-clock rates move with the share of the CPU the

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # The host micro-kernel's run-time ISA dispatch against builds for one ISA:
 # builds (if needed) three configurations of the mmapp executable,
 #   portable  cmake --preset openmp                       (dispatch by the CPU)

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # The host vendor yardstick bound against unbound: runs
 # inputs/bench/host-yardstick.yaml (OpenBLAS through Kokkos Kernels, N = 4096
 # float and double, OpenMP backend) ROUNDS times, each round once with the

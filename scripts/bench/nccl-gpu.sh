@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # scripts/bench/nccl-gpu.sh — NCCL on one node of NP >= 2 GPUs, in one call
 # (estimated, not yet run: build 2-3 min, tests about 2, benchmarks about 3 at
 # N = 32768 on H200s; `build check test` and `bench table` may be two calls,

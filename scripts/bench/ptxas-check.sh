@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Registers and spills of every GPU GEMM kernel, without a GPU: compiles the
 # translation unit that holds the kernels (miniapp/kernels/instantiate_cuda.cpp)
 # with the configured `cuda` build's own command plus -Xptxas=-v, into a scratch

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # scripts/bench/summa-gpu.sh — the process-grid (SUMMA) measurements on one node
 # with 4 GPUs: builds the cuda preset (scripts/bench/gpu-node.sh build), runs the
 # bench decks with `mpirun -np 4` (one rank per GPU, grid 2 x 2) and prints a

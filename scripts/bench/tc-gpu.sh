@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # One call on a GPU node for the tensor-core kernels (issue 21,
 # kernels/gpu/tiled_gpu_mma.hpp): builds the `cuda` preset (the ladder
 # variants off) from .offline/ as scripts/bench/gpu-node.sh does, only the

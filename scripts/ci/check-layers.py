@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Checks that no include in miniapp/ goes from a lower layer to a higher one.
 
     scripts/ci/check-layers.py [--root DIR]

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Builds the openmp-asan preset (mmapp and its tests with
 # -fsanitize=address,undefined -fno-sanitize-recover=all; Kokkos itself not
 # instrumented) and runs its test preset: unit_np1, unit_np2, e2e_np1,

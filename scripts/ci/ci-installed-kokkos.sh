@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Installs the OpenMP Kokkos and Kokkos Kernels 3.4.01 (from the cached,
 # patched sources of the openmp build) to a prefix, configures mmapp against
 # it with Kokkos_ROOT (so nothing is fetched), builds the tests and runs one.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Fuzzes the deck parser (mmapp::parse_deck_string with --set overrides and
 # the verbatim --report / --backend strings of the command line) with
 # libFuzzer for a bounded time: builds tests/fuzz/ with clang

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Sets up a fresh Debian machine (system packages, Kokkos sources), builds the
 # `openmp` preset and runs the whole test suite with CTest. This is the
 # README's test command and what CI runs.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Sourced helper: a private apt configuration whose single source stanza is
 # derived from this system's own Debian sources (same URIs and keyring), so no
 # mirror host is written in the project and the system's apt setup is never

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Packs what a GPU node with no package archive needs beside the checkout
 # into .offline/ (git-ignored; carry it with the checkout):
 #   .offline/kokkos-3.4.01-sources.tar.gz   pristine Kokkos + Kokkos Kernels 3.4.01

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Installs, with apt, the Debian packages mmapp needs to build and test, when
 # they are missing. Catch2 v3 comes from bookworm-backports through a private
 # apt configuration derived from the system's own Debian sources, so the

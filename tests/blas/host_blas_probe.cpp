@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_blas_probe.cpp — checks ensure_host_blas_core's thread placement of
 // the host BLAS as mmapp's main() gets it (called first, before MPI and
 // Kokkos), in the environment CTest gives (OMP_PROC_BIND=spread

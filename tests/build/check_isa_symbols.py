@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Guards the host ISA dispatch against ODR merging (cmake/MmappHostIsa.cmake):
 every symbol that an ISA level's object file (kernels/host/isa_kernels.cpp
 compiled with -march=x86-64-vN) defines for the linker must lie in that

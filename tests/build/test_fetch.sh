@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # The Kokkos source fetch (cmake/fetch-kokkos-source.sh), on its failure paths:
 #   1. a corrupt or truncated tarball is refused by checksum, nothing cached;
 #   2. an offline machine with no cache is told what to fetch and how

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """What the end-to-end test scripts (test_cli.py, test_summa.py) share: the
 environment mpiexec runs mmapp in, the mpiexec command line, deck files, the
 command-line options and the runner that calls every test_* function.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Validates mmapp JSON reports against docs/report.schema.json (JSON Schema
 draft 2020-12) with Debian's python3-jsonschema (>= 4.0; bookworm has 4.10).
 

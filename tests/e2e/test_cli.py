@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of the mmapp executable (run by CTest).
 
 Each test runs the real binary through mpiexec on a small deck and checks

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of the host ISA dispatch (kernels/host/host_isa.hpp),
 run by CTest at 1 and 2 ranks:
 

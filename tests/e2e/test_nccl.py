@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of mmapp over NCCL (registered only when mmapp is built
 with NCCL; they need one GPU per rank, so at least --np GPUs: NCCL refuses two
 ranks on one GPU). At --np ranks:

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of the report file (run by CTest at 1 and 2 ranks).
 
 What mmapp refuses as a report path, up front (exit 2, naming --report or

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """The report schema check (CTest report_schema): a report mmapp writes
 validates against docs/report.schema.json with report_schema.py (exit 0),
 and deliberately broken copies of it (a missing or legacy schema_version, a

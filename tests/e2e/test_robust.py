@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of mmapp's robustness (run by CTest at 1 and 2 ranks):
 the row split's arithmetic for extreme weights, the whole deck checked before
 the first multiply, stop signals in every phase (deck-less start-up and setup,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """End-to-end tests of mmapp on process grids (SUMMA and ScaLAPACK), run by
 CTest at 1, 2, 3 and 4 ranks.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 /* faulty_blas.cpp — a test-only BLAS interposer (LD_PRELOAD) that makes the
  * vendor GEMM wrong from outside the mmapp binary, as a user's broken BLAS
  * would: sgemm_/dgemm_ call the real routine (dlsym RTLD_NEXT) and then apply

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // faulty_cublas.cpp — the cuBLAS counterpart of faulty_blas.c (CUDA builds):
 // an LD_PRELOAD interposer of cublasSgemm_v2/cublasDgemm_v2 that calls the
 // real routine and then applies MMAPP_FAULT (element, zero, halfk, row) to C

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 /* full_disk.cpp — a test-only interposer (LD_PRELOAD) that fills the disk
  * for some files only, as a full file system would: write(2) into a file
  * whose path contains MMAPP_FULL_DISK_MATCH (e.g. "/.r.json.", the report

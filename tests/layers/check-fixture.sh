@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # Runs scripts/ci/check-layers.py on a fixture tree under tests/layers/ and
 # checks its verdict. With FIXTURE.expected: the tree breaks the layers, the
 # script must exit 1 and report exactly the problems listed there (an upward

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 """Checks mmapp JSON reports for tests/slurm/run-slurm-tests.sh.
 
 Usage: check_reports.py REPORT... [--ranks N] [--threads N] [--backend B] [--n N]

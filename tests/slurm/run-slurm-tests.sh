@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The mmapp developers
 # tests/slurm/run-slurm-tests.sh — tests the job scripts in jobs/ against a
 # real one-node Slurm started on this machine, in a private temp folder.
 #

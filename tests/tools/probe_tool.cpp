@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // probe_tool.cpp — the smallest Kokkos Tools library (the kokkosp_* C
 // interface of kokkos-tools' profiling/all/impl/Kokkos_Profiling_C_Interface.h):
 // says "mmapp probe tool: loaded" on stdout when Kokkos loads it, so that a

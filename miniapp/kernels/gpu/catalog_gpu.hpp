@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // catalog_gpu.hpp — the GPU spaces' `tiled` tables, float and double: the
 // block-tiled kernel (tiled_gpu.hpp), the warp-tiled kernel at each
 // configuration compiled (GpuTile, tiled_gpu_warp.hpp; split-K: splitk.hpp)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // chunk.hpp — the 16-byte unit of the GPU kernels' wide loads and stores
 // (float4 / double2: one LDG.128 / LDS.128 / STG.128 on CUDA) and the
 // alignment test that decides whether a pointer may be accessed in such

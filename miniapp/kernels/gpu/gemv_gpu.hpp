@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // gemv_gpu.hpp — GEMM for GEMV-like shapes on GPUs, where M or N is tiny
 // (1 to a few) and the product is bound by reading the big operand once.
 // A block-tiled kernel wastes most of its tile there and, worse, runs too few

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // splitk.hpp — split-K for the GPU kernels (gemm_tiled_warp, gemv_*): how
 // many K slices a problem is cut into, the workspace their partial tiles
 // need, and the deterministic sum of the slices (splitk_reduce). K is cut

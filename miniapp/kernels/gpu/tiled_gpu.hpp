@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // tiled_gpu.hpp — the team-tiled GEMM shaped for GPUs: the shared-memory
 // algorithm done the way a fast GPU kernel does it, in portable Kokkos. The
 // steps follow the known hand-written SGEMM ladder (S. Boehm, "How to

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // tiled_gpu_mma.hpp — the team-tiled GEMM on tensor cores (issue 21): the
 // structure of gemm_tiled_warp (tiled_gpu_warp.hpp: a Kokkos TeamPolicy
 // parallel_for, level-0 scratch tiles in two stages, its global tile loader,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // tiled_gpu_warp.hpp — the warp-tiled GEMM for GPUs (the ladder's upper
 // rungs) and its split-K form, in portable Kokkos: TeamPolicy, level-0
 // scratch, team barriers; no CUDA intrinsics. The entry point: it composes

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // catalog_host.hpp — the host spaces' (Serial, OpenMP) `tiled` table: the
 // rows of the micro-kernel table of the ISA level chosen at run time
 // (host_isa.hpp: the CPU's highest compiled level, or MMAPP_HOST_ISA), each

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_blocking.hpp — cache sizes of the CPU the program runs on, and the
 // GotoBLAS/BLIS block sizes MC, NC, KC derived from them for a micro-kernel
 // of MR x NR (rows of A x columns of B), following the analytical model of

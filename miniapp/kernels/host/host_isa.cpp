@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_isa.cpp — the host ISA dispatcher (see host_isa.hpp for the contracts).
 // Compiled for the build's default target: it only reads the CPU's features
 // and picks a table row, never running an ISA's kernel itself.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_isa.hpp — run-time dispatch of the host `tiled` micro-kernels by the
 // CPU's instruction set. The portable build compiles the micro-kernels once
 // per x86-64 level (x86-64, x86-64-v2 SSE4.2, x86-64-v3 AVX2+FMA, x86-64-v4

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_isa_table.hpp — the plain table that one instruction-set build of the
 // host micro-kernels (kernels/host/isa_kernels.cpp, compiled once per ISA
 // level) hands to the dispatcher (kernels/host/host_isa.hpp), as BLIS

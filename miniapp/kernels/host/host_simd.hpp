@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_simd.hpp — the SIMD vocabulary of the host GEMM kernels, without
 // intrinsics: a vector of `T` as wide as the widest vector register of the ISA
 // this translation unit is compiled for (GCC/Clang vector extensions, which

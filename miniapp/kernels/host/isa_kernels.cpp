@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // isa_kernels.cpp — one ISA level's build of the host `tiled` micro-kernels
 // (micro_kernels.hpp) as a table (host_isa_table.hpp) for the dispatcher
 // (host_isa.cpp). miniapp/CMakeLists.txt compiles this file once per level

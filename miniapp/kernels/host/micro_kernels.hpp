@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // micro_kernels.hpp — the hot loops of the host `tiled` kernels for the ISA
 // this translation unit is compiled for: the MR x NR register micro-kernel
 // and the packing of A and B of the GotoBLAS/BLIS kernel, and the R-row

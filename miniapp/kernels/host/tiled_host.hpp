@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // tiled_host.hpp — the host GEMM kernels of the `tiled` family, C = A*B + beta*C,
 // done the way GotoBLAS and BLIS do it (K. Goto, R. A. van de Geijn, "Anatomy
 // of high-performance matrix multiplication", ACM TOMS 34(3), 2008; F. G. Van

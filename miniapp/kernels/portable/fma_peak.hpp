@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // fma_peak.hpp — the arithmetic ceiling of an execution space, measured
 // rather than taken from a datasheet: the sustained rate of chains of
 // dependent multiply-adds with no memory traffic in the loop (the "two numbers

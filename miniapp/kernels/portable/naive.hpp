@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // naive.hpp — C = A * B + beta * C with one thread per element of C, A and B
 // read straight from global memory (the seeds' first kernel; the ladder's
 // rung 1).

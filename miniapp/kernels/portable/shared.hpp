@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // shared.hpp — C = A * B + beta * C by the seeds' shared-memory algorithm, ported literally (the
 // ladder's rung 2, kept to show what the register-tiled kernel buys):
 // one team per T x T block of C; per K step, T x T tiles of A and B staged in

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_blas.cpp — implementation of host_blas.hpp (see there for the contracts).
 #include "kernels/vendor/host_blas.hpp"
 

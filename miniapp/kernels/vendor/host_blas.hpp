@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // host_blas.hpp — keeping the host vendor yardstick honest.
 //
 // 1. Kernels: OpenBLAS picks its kernels from the CPU model at load time; on

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // vendor.hpp — the vendor reference, `vendor` in decks (formerly `kokkoskernels`): the speed
 // yardstick, checked by the independent verifier like every other kernel.
 //   - host spaces: KokkosBlas::gemm from Kokkos Kernels, which calls the host

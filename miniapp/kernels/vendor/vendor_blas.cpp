@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // vendor_blas.cpp — error reporting for the vendor libraries (see
 // kernels/vendor.hpp): the BLAS error handler xerbla_, and the cuBLAS call
 // with its status checked.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/epilogue.hpp — the end of a gemm_tiled_warp team (CUTLASS 2.x:
 // epilogue/threadblock/): each thread writes its TM x TN register tile of
 // C to the output, C itself (with + beta * C) or, with split-K, its slice's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/fragment.hpp — the warp level of gemm_tiled_warp (CUTLASS 2.x:
 // gemm/warp/, the SIMT warp MMA and its fragment iterators): where a
 // thread's TM x TN register tile of C lies in the block tile, the read of

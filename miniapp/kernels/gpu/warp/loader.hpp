@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/loader.hpp — the global -> register -> scratch path of gemm_tiled_warp
 // (CUTLASS 2.x: the threadblock's global tile iterators and their register
 // fragments, gemm/threadblock/mma_pipelined.h's IteratorA/B): each thread

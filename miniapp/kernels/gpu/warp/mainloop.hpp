@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/mainloop.hpp — the K loop of one gemm_tiled_warp team (CUTLASS 2.x:
 // gemm/threadblock/mma_singlestage.h, mma_pipelined.h): the schedule of the
 // global fetches (GlobalTileLoader), scratch stores, barriers and warp MMAs

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/mma_shapes.hpp — the tensor-core instructions of gemm_tiled_mma
 // (tiled_gpu_mma.hpp), each as a shape type with its per-lane fragment
 // layouts, its device instruction (inline PTX `mma.sync`, compiled only

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/params.hpp — the parameters of one gemm_tiled_warp launch: the only
 // value its kernel captures (CUDA: the kernel's parameter block, read from
 // constant memory), built on the host by gemm_tiled_warp and read by the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/scratch.hpp — the level-0 scratch (CUDA shared memory) of one team of
 // gemm_tiled_warp: one or two stages, each a BK x BM tile of A stored
 // transposed (As[k][m], rows padded) and a BK x BN tile of B (Bs[k][n]),

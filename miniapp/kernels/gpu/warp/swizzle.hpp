@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/swizzle.hpp — which block tile of C a team of gemm_tiled_warp
 // computes: league rank -> (block row, block column), in the order that
 // keeps the concurrently running teams on few A and B panels (CUTLASS 2.x:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
 // warp/tile.hpp — the compile-time configuration of gemm_tiled_warp
 // (GpuTile: block, warp and thread tiles and the feature switches listed in
 // tiled_gpu_warp.hpp) and the team policy a configuration launches with
