@@ -326,8 +326,20 @@ int main(int argc, char* argv[]) {
 
   // Input errors before Kokkos starts: bad input never touches a device. One
   // line from rank 0, the same exit code on every rank.
+  // A message of several errors (the deck check lists each on a line of its
+  // own, "\nmmapp: error: " between them) is printed a line each, every line
+  // through printable() (which would escape the newlines themselves).
   const auto fail = [root](const std::string& why, int code) {
-    if (root) std::cerr << "mmapp: error: " << mmapp::printable(why, mmapp::kMaxMessageChars) << "\n";
+    if (!root) return code;
+    const std::string prefix = "mmapp: error: ";
+    std::size_t at = 0;
+    do {
+      const std::size_t end = std::min(why.find('\n', at), why.size());
+      std::string line = why.substr(at, end - at);
+      if (line.rfind(prefix, 0) == 0) line.erase(0, prefix.size());
+      std::cerr << prefix << mmapp::printable(line, mmapp::kMaxMessageChars) << "\n";
+      at = end + 1;
+    } while (at < why.size());
     return code;
   };
   // Kokkos Tools: KOKKOS_TOOLS_LIBS for a Kokkos that reads only
