@@ -320,7 +320,6 @@ int main(int argc, char* argv[]) {
   mmapp::install_stop_handlers();  // a signal during MPI's start-up is kept too
   mmapp::MpiSession mpi(argc, argv);
   mmapp::install_stop_handlers();  // again: MPI_Init may have set its own
-  mmapp::join_launcher_process_group();  // a signal to mpirun's whole group reaches the ranks too
   const mmapp::RankPlacement place = mmapp::place_rank();
   const bool root = place.rank == 0;
 

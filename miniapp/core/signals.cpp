@@ -4,14 +4,12 @@
 #include "core/signals.hpp"
 
 #include <pthread.h>
-#include <unistd.h>
 #include <semaphore.h>
 #include <time.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstring>
-#include <fstream>
 
 namespace mmapp {
 namespace {
@@ -81,17 +79,6 @@ void install_stop_handlers() {
 }
 
 int pending_stop_signal() { return g_signal.load(); }
-
-bool join_launcher_process_group() {
-  const pid_t parent = ::getppid();
-  std::ifstream comm("/proc/" + std::to_string(parent) + "/comm");
-  std::string name;
-  if (!comm || !std::getline(comm, name)) return false;
-  if (name != "mpirun" && name != "mpiexec" && name != "orterun" && name != "prterun") return false;
-  const pid_t group = ::getpgid(parent);
-  if (group < 0 || group == ::getpgrp()) return false;
-  return ::setpgid(0, group) == 0;
-}
 
 int agree_stop(MPI_Comm comm) {
   int sig = g_signal.load();

@@ -51,19 +51,6 @@ void hold_stop_signals();
 /// library set); idempotent.
 void install_stop_handlers();
 
-/// Under Open MPI's mpirun on the rank's own node (the rank a child of
-/// mpirun, which puts each rank in a process group of its own), joins
-/// mpirun's process group, so that a signal to that whole group (`kill -INT
-/// -PGID` of `timeout mpirun ...`, a terminal's Ctrl-C) reaches the rank
-/// directly, as it reaches mpirun. Without it the ranks get only what mpirun
-/// forwards, and mpirun signalled twice in a row (by the group and again by
-/// `timeout`) may kill them before forwarding anything, so no rank could
-/// record "stopped_by". mpirun's own forwarding then arrives as a duplicate
-/// within kRepeatWindowS and is ignored. Only when the parent's command name
-/// is mpirun, mpiexec, orterun or prterun (Linux /proc); anything else
-/// (srun, a remote orted, a failure) changes nothing. Returns whether it
-/// joined. Call after MPI_Init.
-bool join_launcher_process_group();
 /// The signal this process received first (SIGTERM, SIGINT), or 0.
 int pending_stop_signal();
 
