@@ -134,8 +134,9 @@ def test_noise_threshold_and_until_stable(tmp):
             assert t["cv"] <= 1.0
             # It stopped at the first repetition whose samples converged.
             assert t["count"] == 3 or statistics_cv(t["samples"][:-1]) > 1.0, t
-        else:
-            assert u["outcome"] == "timed_out" and u["seconds"] >= 30, u
+        else:  # CV above 100%: a tiny kernel's outlier can keep it there until the cap
+            assert (u["outcome"] == "timed_out" and u["seconds"] >= 30) or \
+                (u["outcome"] == "capped" and t["count"] == u["max_repetitions"]), (u, t["count"])
 
 
 def statistics_cv(x):
