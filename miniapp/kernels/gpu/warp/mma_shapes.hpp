@@ -94,22 +94,31 @@ struct MmaF64m16n8k4 {
 #endif
 };
 
-/// FP64 tensor-core MMA with K = 8 or 16, mma.sync.aligned.m16n8k{8,16}.row.col.f64
-/// (sm_90 only): D (16x8) = A (16xK, row) * B (Kx8, col) + C; one
-/// instruction for K/4 m16n8k4 (fewer instructions and fragment moves per FLOP).
-template <int K_>
-struct MmaF64m16n8kX {
-  static_assert(K_ == 8 || K_ == 16, "m16n8k8 or m16n8k16");
-  using Elem = double;
-  using Reg = double;
-  static constexpr int M = 16, N = 8, K = K_, a_regs = K_ / 2, b_regs = K_ / 4, c_regs = 4;
-  static constexpr int min_arch = 900;  ///< __CUDA_ARCH__ from which the instruction exists
+/// The per-lane fragment layout that mma.m16n8k8 (.tf32, .f64) and
+/// mma.m16n8k16 (.f64) share (PTX ISA, "Matrix Fragments for mma.m16n8k8"):
+/// with g = lane / 4 and t = lane % 4, A register i holds row g + 8 (i % 2),
+/// column t + 4 (i / 2); B register i holds row t + 4 i, column g; C register
+/// i holds row g + 8 (i / 2), column 2 t + i % 2. Register counts are the
+/// shape's own.
+struct LanesM16N8 {
   KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int i) { return (lane >> 2) + (i & 1) * 8; }
   KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int i) { return (lane & 3) + (i >> 1) * 4; }
   KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int i) { return (lane & 3) + i * 4; }
   KOKKOS_INLINE_FUNCTION static constexpr int b_col(const int lane, const int) { return lane >> 2; }
   KOKKOS_INLINE_FUNCTION static constexpr int c_row(const int lane, const int i) { return (lane >> 2) + (i >> 1) * 8; }
   KOKKOS_INLINE_FUNCTION static constexpr int c_col(const int lane, const int i) { return (lane & 3) * 2 + (i & 1); }
+};
+
+/// FP64 tensor-core MMA with K = 8 or 16, mma.sync.aligned.m16n8k{8,16}.row.col.f64
+/// (sm_90 only): D (16x8) = A (16xK, row) * B (Kx8, col) + C; one
+/// instruction for K/4 m16n8k4 (fewer instructions and fragment moves per FLOP).
+template <int K_>
+struct MmaF64m16n8kX : LanesM16N8 {
+  static_assert(K_ == 8 || K_ == 16, "m16n8k8 or m16n8k16");
+  using Elem = double;
+  using Reg = double;
+  static constexpr int M = 16, N = 8, K = K_, a_regs = K_ / 2, b_regs = K_ / 4, c_regs = 4;
+  static constexpr int min_arch = 900;  ///< __CUDA_ARCH__ from which the instruction exists
   KOKKOS_INLINE_FUNCTION static double value(const Reg r) { return r; }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -137,17 +146,11 @@ using MmaF64m16n8k16 = MmaF64m16n8kX<16>;
 /// TF32 tensor-core MMA, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 /// (sm_80 and later): D (16x8, f32) = A (16x8, row, tf32) * B (8x8, col, tf32) + C.
 /// A and B registers hold TF32 values in FP32 bit layout (low 13 bits zero).
-struct MmaTf32m16n8k8 {
+struct MmaTf32m16n8k8 : LanesM16N8 {
   using Elem = float;
   using Reg = std::uint32_t;
   static constexpr int M = 16, N = 8, K = 8, a_regs = 4, b_regs = 2, c_regs = 4;
   static constexpr int min_arch = 800;
-  KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int lane, const int i) { return (lane >> 2) + (i & 1) * 8; }
-  KOKKOS_INLINE_FUNCTION static constexpr int a_col(const int lane, const int i) { return (lane & 3) + (i >> 1) * 4; }
-  KOKKOS_INLINE_FUNCTION static constexpr int b_row(const int lane, const int i) { return (lane & 3) + i * 4; }
-  KOKKOS_INLINE_FUNCTION static constexpr int b_col(const int lane, const int) { return lane >> 2; }
-  KOKKOS_INLINE_FUNCTION static constexpr int c_row(const int lane, const int i) { return (lane >> 2) + (i >> 1) * 8; }
-  KOKKOS_INLINE_FUNCTION static constexpr int c_col(const int lane, const int i) { return (lane & 3) * 2 + (i & 1); }
   /// A or B register (TF32 bits) as a float.
   KOKKOS_INLINE_FUNCTION static float value(const Reg r) {
 #if defined(__CUDA_ARCH__)
