@@ -205,6 +205,12 @@ mmapp_launch() {
       else
         extra=(--map-by "slot:PE=$cpus" --bind-to core)
       fi
+      # MMAPP_MPIRUN_ENV: names of variables mpirun passes to every rank (-x),
+      # those that are set (multi-node.sbatch: NCCL_*), for remote nodes too.
+      local v
+      for v in ${MMAPP_MPIRUN_ENV:-}; do
+        if [[ -n "${!v+x}" ]]; then extra+=(-x "$v"); fi
+      done
       $MMAPP_MPIRUN -np "$ntasks" "${extra[@]}" "$@"
       ;;
     *) mmapp_die "MMAPP_LAUNCHER must be srun or mpirun, not '$MMAPP_LAUNCHER' (jobs/site.sh)" ;;
