@@ -217,6 +217,21 @@ mmapp_launch() {
   esac
 }
 
+# mmapp_node_rows_grid NODES TASKS_PER_NODE — the process grid that keeps
+# each process row inside one node (jobs/multi-node.sbatch): "[NODES, G]"
+# when the job spans 2 nodes or more with G ranks on each (Slurm's
+# SLURM_TASKS_PER_NODE "G(xNODES)"), else "auto" (one node, or uneven nodes).
+# Ranks are placed node by node and mmapp's grid is row-major, so q = G puts
+# process row i on node i.
+mmapp_node_rows_grid() {
+  local nodes=$1 tpn=$2
+  if ((nodes > 1)) && [[ "$tpn" =~ ^([0-9]+)\(x([0-9]+)\)$ ]] && ((BASH_REMATCH[2] == nodes)); then
+    echo "[$nodes, ${BASH_REMATCH[1]}]"
+  else
+    echo auto
+  fi
+}
+
 # Stopping a job cleanly. mmapp stops at the next repetition when one rank
 # gets SIGTERM or SIGINT (the ranks agree), writes its partial report
 # ("complete": false) and exits 4. It ignores a further SIGTERM/SIGINT within
