@@ -205,10 +205,31 @@ mmapp_launch() {
       else
         extra=(--map-by "slot:PE=$cpus" --bind-to core)
       fi
+      # MMAPP_MPIRUN_ENV: names of variables mpirun passes to every rank (-x),
+      # those that are set (multi-node.sbatch: NCCL_*), for remote nodes too.
+      local v
+      for v in ${MMAPP_MPIRUN_ENV:-}; do
+        if [[ -n "${!v+x}" ]]; then extra+=(-x "$v"); fi
+      done
       $MMAPP_MPIRUN -np "$ntasks" "${extra[@]}" "$@"
       ;;
     *) mmapp_die "MMAPP_LAUNCHER must be srun or mpirun, not '$MMAPP_LAUNCHER' (jobs/site.sh)" ;;
   esac
+}
+
+# mmapp_node_rows_grid NODES TASKS_PER_NODE — the process grid that keeps
+# each process row inside one node (jobs/multi-node.sbatch): "[NODES, G]"
+# when the job spans 2 nodes or more with G ranks on each (Slurm's
+# SLURM_TASKS_PER_NODE "G(xNODES)"), else "auto" (one node, or uneven nodes).
+# Ranks are placed node by node and mmapp's grid is row-major, so q = G puts
+# process row i on node i.
+mmapp_node_rows_grid() {
+  local nodes=$1 tpn=$2
+  if ((nodes > 1)) && [[ "$tpn" =~ ^([0-9]+)\(x([0-9]+)\)$ ]] && ((BASH_REMATCH[2] == nodes)); then
+    echo "[$nodes, ${BASH_REMATCH[1]}]"
+  else
+    echo auto
+  fi
 }
 
 # Stopping a job cleanly. mmapp stops at the next repetition when one rank

@@ -19,7 +19,8 @@
 //    spoils their C;
 //  - the transport rule: auto picks NCCL only where it is built, every rank
 //    is a GPU rank and no two share a GPU (fake NcclFacts, any machine);
-//    `transfer: nccl` is refused otherwise with the reason; duplicate GPU
+//    `transfer: nccl` is refused otherwise with the reason, and auto's note
+//    says why NCCL was left out only where it was a candidate; duplicate GPU
 //    ids are found; with NCCL built and distinct GPUs (the GPU node) the
 //    NCCL transport is one of the paths every correctness case runs;
 //  - the panel loop over a transport that logs its calls: panels posted
@@ -475,6 +476,24 @@ TEST_CASE("summa: transfer auto picks NCCL only when built, on GPU ranks only, e
   }
   CHECK(choose_panel_path(Transfer::automatic, true, true, 0) == gpu_fallback);  // no facts: no NCCL
   CHECK(std::string(describe(PanelPath::nccl)).find("nccl") == 0);
+}
+
+TEST_CASE("nccl: auto says why it leaves NCCL out only where NCCL was a candidate", "[summa][nccl]") {
+  NcclFacts yes;
+  yes.built = yes.all_gpu = yes.distinct = true;
+  CHECK(yes.auto_declined().empty());  // taken: nothing to say
+  NcclFacts shared = yes;
+  shared.distinct = false;
+  CHECK(shared.auto_declined().find("two ranks share one GPU") == 0);
+  NcclFacts off = yes;
+  off.disabled = true;
+  CHECK(off.auto_declined().find("MMAPP_NCCL=off") == 0);
+  // Never a candidate: no note (every CPU run and every build without NCCL would print one).
+  NcclFacts unbuilt = shared, host = shared;
+  unbuilt.built = false;
+  host.all_gpu = false;
+  CHECK(unbuilt.auto_declined().empty());
+  CHECK(host.auto_declined().empty());
 }
 
 TEST_CASE("nccl: duplicate GPUs are found by their ids; the job's facts agree on every rank", "[summa][nccl]") {

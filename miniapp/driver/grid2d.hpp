@@ -152,6 +152,10 @@ void Grid2D<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan, 
   path_ = choice.path;
   overlap_ = choice.overlap;
   transfer_ = choice.transfer;
+  if (cfg_.decomposition.transfer == Transfer::automatic)
+    if (const std::string why = nccl.auto_declined(); !why.empty())
+      detail::progress_note_once("note: parallel.decomposition.transfer: auto: NCCL not used (" + why + "); panels via " +
+                            transfer_);
   rows_split_.resize(place_.size);
   MPI_Allgather(&mloc_, 1, MPI_LONG, rows_split_.data(), 1, MPI_LONG, world);
 }

@@ -28,6 +28,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,6 +46,13 @@ inline void progress_note(const std::string& text) {
   MPI_Initialized(&init);
   if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) std::fprintf(stderr, "mmapp: %s\n", text.c_str());
+}
+
+/// progress_note, once per process for each text (a note that every
+/// dtype's or kernel's run would repeat).
+inline void progress_note_once(const std::string& text) {
+  static std::set<std::string> seen;
+  if (seen.insert(text).second) progress_note(text);
 }
 
 /// Times named phases: fence, region push ("mmapp::<name>"), run, fence,

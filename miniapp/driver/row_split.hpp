@@ -273,6 +273,9 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
   offsets_ = row_offsets(rows_);
   const NcclFacts facts = nccl_facts(world, !is_host_space_v<Space>);  // collective: every rank
   nccl_ = scatter_ && nranks > 1 && facts.usable();
+  if (scatter_ && nranks > 1)
+    if (const std::string why = facts.auto_declined(); !why.empty())
+      detail::progress_note_once("note: row split: NCCL not used (" + why + "); B and C via MPI");
 #ifdef MMAPP_HAVE_NCCL
   if (nccl_) comm_nccl_ = std::make_unique<NcclComm>(world, "row split");
 #endif

@@ -30,6 +30,12 @@ std::string NcclFacts::why_not() const {
   return "";
 }
 
+std::string NcclFacts::auto_declined() const {
+  if (!built || !all_gpu || usable()) return "";
+  if (!possible()) return why_not();
+  return "MMAPP_NCCL=off in the environment";
+}
+
 bool gpu_ids_distinct(const std::vector<std::string>& ids) {
   std::set<std::string> seen;
   for (const auto& id : ids)

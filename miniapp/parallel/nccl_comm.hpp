@@ -55,6 +55,11 @@ struct NcclFacts {
   /// Why NCCL cannot be used ("" when possible()): "this mmapp was built
   /// without NCCL (...)", "a rank runs on the host", "two ranks share one GPU ...".
   std::string why_not() const;
+  /// Why `transfer: auto` (and the row split) leave NCCL out of a job where
+  /// it is built and every rank runs on a GPU: why_not() ("two ranks share
+  /// one GPU ...") or "MMAPP_NCCL=off ..."; "" when usable(), when not built
+  /// or on host ranks (there NCCL was never a candidate, nothing to say).
+  std::string auto_declined() const;
 };
 
 /// True when no two entries of `ids` are equal (device identities, one per

@@ -1,34 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The mmapp developers
-# scripts/bench/nccl-gpu.sh — NCCL on one node of NP >= 2 GPUs, in one call
-# (estimated, not yet run: build 2-3 min, tests about 2, benchmarks about 3 at
-# N = 32768 on H200s; `build check test` and `bench table` may be two calls,
-# the build stays): builds the cuda preset with NCCL
-# (scripts/bench/gpu-node.sh build, MMAPP_ENABLE_NCCL=ON, the mmapp target
-# alone), runs the NCCL end-to-end tests (tests/e2e/test_nccl.py at 2 ranks:
-# correctness against the MPI paths and the failure paths), then SUMMA and
-# the row split over NCCL against the MPI paths and one GPU alone, and prints
-# a table of speed-ups last. PASS / FAIL lines for each step; every report and
-# log goes to $OUT (default build/nccl-gpu-out/).
+# scripts/bench/nccl-gpu.sh — NCCL on one node, in one call (estimated, not
+# yet run: build 2-3 min, tests about 2, benchmarks about 3 at N = 32768 on
+# H200s; `build check test` and `bench table` may be two calls, the build
+# stays): builds the cuda preset with NCCL (scripts/bench/gpu-node.sh build,
+# MMAPP_ENABLE_NCCL=ON, the mmapp and nccl_duplicate_gpu targets alone), runs
+# the NCCL end-to-end tests (tests/e2e/test_nccl.py), then, with 2 GPUs or
+# more, SUMMA and the row split over NCCL against the MPI paths and one GPU
+# alone, and prints a table of speed-ups last. PASS / FAIL / SKIP lines for
+# each step; every report and log goes to $OUT (default build/nccl-gpu-out/).
+# On a node of ONE GPU the default is `build check test unit`: the tests
+# that one GPU can run (the 1-rank NCCL path, two ranks sharing the GPU:
+# transfer nccl refused, auto falling back and saying so, NCCL's own
+# duplicate-GPU refusal; the unit cases at 1 rank, NCCL among SUMMA's paths).
 #
-# Usage: scripts/bench/nccl-gpu.sh [STEP...]   (default: build check test bench table)
-#   build   scripts/bench/gpu-node.sh build, with NCCL, target mmapp
+# Usage: scripts/bench/nccl-gpu.sh [STEP...]
+#        (default: build check test bench table; one GPU: build check test unit)
+#   build   scripts/bench/gpu-node.sh build, with NCCL, targets mmapp and nccl_duplicate_gpu
 #   check   NCCL found by CMake, linked into mmapp; GPUs and topology
-#   test    tests/e2e/test_nccl.py --np 2 (skipped with fewer than 2 GPUs)
-#   unit    build mmapp_tests, then its "[nccl]" and "[summa]" cases at NP ranks (slow: not in the default)
-#   bench   inputs/bench/nccl-32768.yaml (float, N = MMAPP_NCCL_N, cuBLAS local GEMM):
-#             summa-nccl        SUMMA, transfer nccl, overlap auto (3 slots, events)
-#             summa-nccl-none   SUMMA, transfer nccl, no overlap
-#             summa-mpi         SUMMA, transfer auto with MMAPP_NCCL=off: the previous default path
-#             rows-nccl         row split, scatter: B broadcast and C gather over NCCL
-#             rows-mpi          the same with MMAPP_NCCL=off (MPI through host memory)
-#             single-gpu        one rank, one GPU, the whole N: the speed-ups' yardstick
-#   table   the table of every report in $OUT and the speed-ups
-# Grid: 1 x 2 at NP = 2, else auto (the most square p x q of NP).
-# Environment: OUT, MMAPP_NP (default: the GPUs nvidia-smi lists), MMAPP_NCCL_N
-# (32768), MMAPP_RUN_TIMEOUT (seconds per run, 240), OMP_NUM_THREADS,
-# MMAPP_BIN, MMAPP_MPIRUN_ARGS.
+#   test    tests/e2e/test_nccl.py: --np 1 (the 1-rank NCCL path; one GPU),
+#           --suite shared-gpu --np 2 (two ranks on GPU 0; one GPU), and
+#           --np 2 (one GPU per rank: SKIP with fewer than 2 GPUs)
+#   unit    build mmapp_tests, then its "[nccl]" cases at NP ranks and "[summa]" at min(NP, 2) (slow: not in the 2-GPU default)
+#   bench   (2 GPUs or more) inputs/bench/nccl-32768.yaml (float, N = MMAPP_NCCL_N, cuBLAS local GEMM):
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -127,35 +122,51 @@ EOF
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(build check test bench table)
+if ((${#steps[@]} == 0)); then
+  if ((np >= 2)); then steps=(build check test bench table); else steps=(build check test unit); fi
+fi
 echo "nccl-gpu: $(date -u +%FT%TZ), $gpus GPU(s), NP $np, N $n, OMP_NUM_THREADS $OMP_NUM_THREADS"
-if ((np < 2)); then echo "FAIL nccl-gpu: needs 2 or more GPUs (NCCL refuses two ranks on one GPU); NP = $np"; exit 1; fi
+if ((np < 1)); then echo "FAIL nccl-gpu: no GPU here (nvidia-smi -L lists none); NP = $np"; exit 1; fi
+probe=$top/build/cuda/tests/nccl_duplicate_gpu
+# e2e LABEL ARGS...: tests/e2e/test_nccl.py ARGS; exit 77 is SKIP.
+e2e() {
+  local label=$1 t0=$SECONDS rc=0
+  shift
+  timeout 420 python3 tests/e2e/test_nccl.py --mmapp "$bin" --mpiexec mpirun --source "$top" \
+    --duplicate-probe "$probe" "$@" >"$out/$label.log" 2>&1 || rc=$?
+  grep -E "^(PASS|FAIL|SKIP)|passed, |ncclCommInitRank: " "$out/$label.log"
+  if ((rc == 77)); then
+    echo "SKIP $label (tests/e2e/test_nccl.py $*) ($((SECONDS - t0)) s)"
+    return
+  fi
+  ((rc == 0)) || grep -v "^PASS" "$out/$label.log" | tail -n 30 | sed 's/^/   | /'
+  echo "   ($((SECONDS - t0)) s)"
+  verdict "$label (tests/e2e/test_nccl.py $*)" "$rc"
+}
 for step in "${steps[@]}"; do
   case $step in
     build)
-      MMAPP_ENABLE_NCCL=ON MMAPP_BUILD_TARGET=mmapp OUT="$out" scripts/bench/gpu-node.sh build
+      MMAPP_ENABLE_NCCL=ON MMAPP_BUILD_TARGET="mmapp nccl_duplicate_gpu" OUT="$out" scripts/bench/gpu-node.sh build
       rc=$?; verdict build "$rc"; ((rc == 0)) || exit 1 ;;
     check)
       grep -E "mmapp: NCCL" "$out/configure.log"
       ldd "$bin" | grep libnccl >/dev/null; verdict "mmapp linked with libnccl" $?
       nvidia-smi topo -m 2>&1 | head -n 12 >"$out/topo.txt"; cat "$out/topo.txt" ;;
     test)
-      t0=$SECONDS
-      timeout 420 python3 tests/e2e/test_nccl.py --mmapp "$bin" --mpiexec mpirun --source "$top" --np 2 \
-        >"$out/e2e_nccl.log" 2>&1
-      rc=$?
-      grep -E "^(PASS|FAIL|SKIP)|passed, " "$out/e2e_nccl.log"
-      ((rc == 0)) || grep -v "^PASS" "$out/e2e_nccl.log" | tail -n 30 | sed 's/^/   | /'
-      echo "   ($((SECONDS - t0)) s)"
-      verdict "e2e_nccl (tests/e2e/test_nccl.py --np 2)" "$rc" ;;
+      e2e e2e_nccl_np1 --np 1
+      e2e e2e_nccl_shared_gpu_np2 --np 2 --suite shared-gpu
+      e2e e2e_nccl_np2 --np 2 ;;
     unit)
       (cd build/cuda && cmake --build . -j "$(nproc)" --target mmapp_tests >"$out/build-tests.log" 2>&1)
       verdict "build mmapp_tests" $?
       mpirun -np "$np" --oversubscribe build/cuda/tests/mmapp_tests "[nccl]" >"$out/unit-nccl.log" 2>&1
       verdict "mmapp_tests [nccl] at $np ranks" $?; tail -n 3 "$out/unit-nccl.log"
-      timeout 400 mpirun -np 2 --oversubscribe build/cuda/tests/mmapp_tests "[summa]" >"$out/unit-summa.log" 2>&1
-      verdict "mmapp_tests [summa] at 2 ranks (NCCL among the paths)" $?; tail -n 3 "$out/unit-summa.log" ;;
+      r=$((np < 2 ? np : 2))
+      timeout 400 mpirun -np "$r" --oversubscribe build/cuda/tests/mmapp_tests "[summa]" >"$out/unit-summa.log" 2>&1
+      verdict "mmapp_tests [summa] at $r rank(s) (NCCL among the paths: one GPU per rank)" $?
+      tail -n 3 "$out/unit-summa.log" ;;
     bench)
+      if ((np < 2)); then echo "SKIP bench: needs 2 or more GPUs (NCCL refuses two ranks on one GPU); NP = $np"; continue; fi
       grid=()
       ((np == 2)) && grid=(--set "parallel.decomposition.grid=[1, 2]")
       run summa-nccl "$np" -- "${grid[@]}" --set parallel.decomposition.transfer=nccl

@@ -2,25 +2,41 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The mmapp developers
 """End-to-end tests of mmapp over NCCL (registered only when mmapp is built
-with NCCL; they need one GPU per rank, so at least --np GPUs: NCCL refuses two
-ranks on one GPU). At --np ranks:
+with NCCL). Two suites (--suite):
+
+per-rank (the default; one GPU per rank, so at least --np GPUs: NCCL refuses
+two ranks on one GPU). At --np ranks:
   - SUMMA with transfer: nccl on every grid, both overlap modes, both data
     modes, float and double: verified, the report names the transport, and C is bit for bit
-    the C of transfer: staged; transfer: auto picks nccl;
-  - the row split in scatter mode: B's broadcast and C's gather over NCCL
-    (the report's transport "nccl") give the C of the MPI path (MMAPP_NCCL=off)
-    bit for bit;
+    the C of transfer: staged; transfer: auto picks nccl (at 1 rank: the
+    1x1 grid, the NCCL transport's streams and events without a broadcast);
+  - the row split in scatter mode (2 ranks or more): B's broadcast and C's
+    gather over NCCL (the report's transport "nccl") give the C of the MPI
+    path (MMAPP_NCCL=off) bit for bit;
   - the failure paths (MMAPP_TEST_NCCL_FAULT=RANK:PHASE): a communicator that
     cannot be made (init), a broadcast that fails (bcast), a rank that hangs
-    before its first broadcast (hang) and the row split's broadcast failing
-    (rows): every rank ends with an "ERROR" line (NCCL's message or the
-    failing rank's) and a non-zero exit, within a bounded time
-    (MMAPP_NCCL_TIMEOUT=10 for the hang), never a hang;
-  - transfer: nccl with two ranks on one GPU (CUDA_VISIBLE_DEVICES=0) exits 2
-    naming the duplicate GPU.
+    before its first broadcast (hang; the only one at 1 rank) and the row
+    split's broadcast failing (rows): every rank ends with an "ERROR" line
+    (NCCL's message or the failing rank's) and a non-zero exit, within a
+    bounded time (MMAPP_NCCL_TIMEOUT=10 for the hang), never a hang.
 
-Usage: test_nccl.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
-Exits 77 (CTest: skipped) when this machine has fewer GPUs than --np.
+shared-gpu (--np 2 or more ranks on GPU 0, CUDA_VISIBLE_DEVICES=0: one GPU
+is enough; the ranks share it as in the one-GPU suite):
+  - transfer: nccl is refused: exit 2, the deck and the key
+    parallel.decomposition.transfer named, with the reason;
+  - transfer: auto takes an MPI transport and says so: the report's
+    grid.transfer (SUMMA) and transport "mpi" (row split), the table, and a
+    "mmapp: note: ... NCCL not used (two ranks share one GPU ...)" line;
+  - NCCL itself refuses one communicator with two ranks on one GPU
+    (--duplicate-probe: tests/tools/nccl_duplicate_gpu.cpp, NCCL called
+    directly, no mmapp check in the way): an error from ncclCommInitRank on
+    both ranks, NCCL's warning naming the duplicate GPU, within a bounded
+    time (a hang is a failure).
+
+Usage: test_nccl.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N]
+                    [--suite per-rank|shared-gpu] [--duplicate-probe BIN] [-k PATTERN]
+Exits 77 (CTest: skipped) when this machine has fewer GPUs than the suite
+needs (per-rank: --np; shared-gpu: 1).
 """
 import json
 import os
@@ -97,6 +113,8 @@ def test_summa_over_nccl_is_the_staged_c_bit_for_bit(tmp):
 
 
 def test_row_split_over_nccl_is_the_mpi_c_bit_for_bit(tmp):
+    if ARGS.np < 2:
+        return  # one rank: nothing to broadcast or gather
     d = deck(tmp, ROWS)
     r1, out = run_report(tmp, d, label="nccl")
     r2, _ = run_report(tmp, d, label="mpi", environment=env(MMAPP_NCCL="off"))
@@ -127,42 +145,115 @@ def expect_error_on_every_rank(tmp, fault, path, *sets, timeout_env="10", bound=
 
 
 def test_failing_nccl_ends_every_rank_with_an_error(tmp):
-    if ARGS.np < 2:
-        return
     last = ARGS.np - 1
     # cuBLAS as the local GEMM: launched on the stream, no host fence that a stuck broadcast could hold.
     d = deck(tmp, SMALL.replace("dtype: [float, double]", "dtype: float").replace("[tiled, vendor]", "[vendor]"))
     grid = [f"parallel.decomposition.grid=[1, {ARGS.np}]", "parallel.decomposition.transfer=nccl"]
+    err = expect_error_on_every_rank(tmp, "0:hang", d, *grid)
+    assert "timed out" in err, err[-3000:]
+    if ARGS.np < 2:
+        return  # 1 rank: no communicator, no broadcast, no row split over NCCL
     err = expect_error_on_every_rank(tmp, f"{last}:init", d, *grid)
     assert "injected by MMAPP_TEST_NCCL_FAULT" in err, err[-3000:]
     err = expect_error_on_every_rank(tmp, f"{last}:bcast", d, *grid)
     assert "ncclBroadcast" in err or f"rank {last} failed" in err, err[-3000:]
-    err = expect_error_on_every_rank(tmp, "0:hang", d, *grid)
-    assert "timed out" in err, err[-3000:]
     err = expect_error_on_every_rank(tmp, f"{last}:rows", deck(tmp, ROWS, "rows.yaml"))
     assert "row split" in err, err[-3000:]
 
 
-def test_nccl_on_two_ranks_of_one_gpu_is_refused(tmp):
-    if ARGS.np < 2:
-        return
+# The shared-gpu suite: every rank on GPU 0.
+ON_GPU0 = {"CUDA_VISIBLE_DEVICES": "0"}
+DECLINED = "NCCL not used (two ranks share one GPU"
+
+
+def shared_gpu_test_transfer_nccl_is_refused_naming_the_key(tmp):
     d = deck(tmp, SMALL)
-    code, out, err = mmapp(d, "--set", "parallel.decomposition.transfer=nccl", env=env(CUDA_VISIBLE_DEVICES="0"))
-    assert code == 2, (code, err[-3000:])
-    assert "transfer: nccl, but two ranks share one GPU" in err, err[-3000:]
-    # auto falls back to an MPI path there, and runs.
-    code, out, err = mmapp(d, env=env(CUDA_VISIBLE_DEVICES="0"))
-    assert code == 0, (code, err[-3000:])
-    assert "NCCL" not in out.split("process grid runs")[-1].split("per rank")[0], out[-2000:]
+    t0 = time.monotonic()
+    code, out, err = mmapp(d, "--set", "parallel.decomposition.transfer=nccl", env=env(**ON_GPU0))
+    assert code == 2, (code, out[-2000:], err[-3000:])
+    assert time.monotonic() - t0 < 120
+    assert f"{d}: parallel.decomposition.transfer: nccl, but two ranks share one GPU" in err, err[-3000:]
+    assert "one rank per GPU" in err, err[-3000:]
+    assert "Traceback" not in err and "terminate called" not in err, err[-3000:]
+
+
+def shared_gpu_test_transfer_auto_takes_an_mpi_transport_and_says_so(tmp):
+    d = deck(tmp, SMALL.replace("dtype: [float, double]", "dtype: float"))
+    for data in ("local", "scatter"):
+        r, out = run_report(tmp, d, f"parallel.data={data}", label="summa-" + data,
+                            environment=env(**ON_GPU0))
+        for run in r["runs"]:
+            assert run["status"] == "ok" and run["verified"] is True, (data, run["kernel"], run["verification"])
+            transfer = run["grid"]["transfer"]
+            assert transfer and "nccl" not in transfer.lower(), (data, transfer)
+            assert f"panels via {transfer}" in out, (transfer, out[-2000:])
+    _, err = run_stderr(tmp, d, ON_GPU0)
+    assert "mmapp: note: parallel.decomposition.transfer: auto: " + DECLINED in err, err[-3000:]
+    assert err.count("parallel.decomposition.transfer: auto: NCCL not used") == 1, err[-3000:]  # once, not per run
+    # The row split (scatter mode): B and C over MPI, and the note says why.
+    rows = deck(tmp, ROWS, "rows.yaml")
+    r, out = run_report(tmp, rows, label="rows", environment=env(**ON_GPU0))
+    for run in r["runs"]:
+        assert run["status"] == "ok" and run["verified"] is True, run["verification"]
+        assert run.get("transport") == "mpi", run.get("transport")
+    assert "B and C via mpi" in out, out[-2000:]
+    _, err = run_stderr(tmp, rows, ON_GPU0)
+    assert "mmapp: note: row split: " + DECLINED in err, err[-3000:]
+
+
+def run_stderr(tmp, path, extra_env):
+    code, out, err = mmapp(path, env=env(**extra_env))
+    assert code == 0, (path, code, err[-3000:])
+    return out, err
+
+
+def shared_gpu_test_nccl_itself_refuses_two_ranks_on_one_gpu(tmp):
+    if not ARGS.duplicate_probe:
+        raise AssertionError("--duplicate-probe (the nccl_duplicate_gpu binary) is needed by this test")
+    e = env(NCCL_DEBUG="WARN")
+    e.pop("NCCL_MULTI_RANK_GPU_ENABLE", None)  # NCCL >= 2.30: 1 would allow it; the default is tested
+    bound = 60
+    t0 = time.monotonic()
+    p = subprocess.run([ARGS.mpiexec, "-n", "2", "--oversubscribe", ARGS.duplicate_probe, str(bound)],
+                       capture_output=True, text=True, env=e, timeout=bound + 60)
+    took = time.monotonic() - t0
+    text = p.stdout + p.stderr
+    print(text[-3000:], flush=True)  # NCCL's own words, for the log
+    assert p.returncode != 124, ("ncclCommInitRank hung", text[-3000:])
+    assert p.returncode == 0, ("NCCL accepted two ranks on one GPU" if p.returncode == 1 else p.returncode, text[-3000:])
+    assert took < bound + 30, took
+    for rank in (0, 1):
+        lines = [l for l in p.stdout.splitlines() if l.startswith(f"rank {rank}: ncclCommInitRank: ")]
+        assert len(lines) == 1, (rank, text[-3000:])
+        code = int(lines[0].split(": ")[2].split()[0])
+        assert code != 0, lines[0]  # ncclSuccess is 0; NCCL 2.28 answers ncclInvalidUsage (5)
+    assert "Duplicate GPU detected" in text or "same GPU" in text, text[-3000:]
+
+
+def gpu_count():
+    try:
+        return len(subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.splitlines())
+    except OSError:
+        return 0
 
 
 def main():
     global ARGS
-    ARGS = harness.parser().parse_args()
-    try:
-        gpus = len(subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.splitlines())
-    except OSError:
-        gpus = 0
+    ap = harness.parser()
+    ap.add_argument("--suite", choices=("per-rank", "shared-gpu"), default="per-rank")
+    ap.add_argument("--duplicate-probe", default="", help="the nccl_duplicate_gpu binary (shared-gpu suite)")
+    ARGS = ap.parse_args()
+    gpus = gpu_count()
+    if ARGS.suite == "shared-gpu":
+        if ARGS.np < 2:
+            print("the shared-gpu suite needs --np 2 or more")
+            return 1
+        if gpus < 1:
+            print("SKIP: no GPU here")
+            return 77
+        tests = {"test_" + n[len("shared_gpu_test_"):]: f for n, f in globals().items()
+                 if n.startswith("shared_gpu_test_")}
+        return harness.run_tests(tests, ARGS.k)
     if gpus < ARGS.np:
         print(f"SKIP: {gpus} GPU(s) here, {ARGS.np} ranks need one each (NCCL refuses two ranks on one GPU)")
         return 77

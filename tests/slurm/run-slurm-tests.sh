@@ -585,6 +585,7 @@ fi
 #      become 2x2, SUMMA (and scalapack when built in) verified on 4 ranks.
 #      --overcommit: 4 one-CPU tasks on a node that may have 2 CPUs;
 #      --gpus-per-task=0: CPU ranks (the script asks for one GPU per task).
+#      The job's log names NCCL_DEBUG=WARN (the default it exports).
 # T12: the GPU shape on the GPU-shaped cluster (one node, 2 GPUs): 1 node x 2
 #      GPUs accepted; 3 ranks x 1 GPU and the default 2 nodes x 4 refused.
 summa_multi_node_tests() {
@@ -625,6 +626,8 @@ sys.exit(1 if bad else 0)
 PY
     ) || fail "$t ($launcher): the grid" "$problems"
     grep -q "process grid: auto over 4 ranks" "$out" || fail "$t ($launcher): log" "no 'process grid: auto over 4 ranks' line" "$(job_output "$out")"
+    # NCCL's environment: WARN by default, written to the job's log
+    grep -q "environment: NCCL_DEBUG=WARN" "$out" || fail "$t ($launcher): NCCL_DEBUG" "no 'environment: NCCL_DEBUG=WARN' line" "$(job_output "$out")"
   done
   test_only "multi-node.sbatch accepted as 1 node x 2 GPUs" accept -- \
     sbatch --test-only --nodes=1 --ntasks=2 "$repo/jobs/multi-node.sbatch"
