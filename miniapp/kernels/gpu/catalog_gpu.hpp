@@ -131,6 +131,9 @@ using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
 /// KiB), whole and split by 1024.
 using DoubleMmaCp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 0, 3, true>;
 using DoubleMma16Cp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1, 3, true>;
+/// The same with 2 stages (A pitch BK + 4, 32.5 KiB): against cp3, what the
+/// third stage gains and the narrower A pitch costs.
+using DoubleMma16Cp2Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1, 2, true>;
 using DoubleMma16k8Cp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 2, 3, true>;
 using DoubleMma16k8Cp3Mid = GpuMmaTile<64, 128, 8, 32, 64, 2, 0, 8, 2, 3, true>;
 using DoubleMma16k8Cp4Small = GpuMmaTile<64, 64, 8, 32, 32, 3, 0, 8, 2, 4, true>;
@@ -380,6 +383,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
     v.push_back(mma_variant<DoubleMma16Cp3Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp2Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3Big, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3Mid, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp4Small, Space, T>());

@@ -18,9 +18,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#if !defined(__CUDA_ARCH__)
+#include <cstddef>
 #include <cstring>
-#endif
 
 namespace mmapp {
 namespace detail {
