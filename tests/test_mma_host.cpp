@@ -285,10 +285,24 @@ struct Case {
   bool tiny = false;  // A times 2^-120 (float) or 2^-1000 (double), B times 2^100: A near FLT_MIN / DBL_MIN
 };
 // Not multiples of the tiles, K tails, one element, K = 0, misaligned rows,
-// several split-K slices.
+// several split-K slices; odd K and N with even row strides (16-byte
+// chunks that lie partly outside the matrix: cp.async's partial copies).
 const std::vector<Case> mma_cases{{70, 130, 37, 0, 0}, {64, 64, 64, 0.5, 0}, {1, 1, 1, 0, 0},    {33, 17, 9, 1, 0},
                                   {3, 200, 0, 0.25, 0}, {131, 67, 50, -0.75, 1}, {40, 96, 72, 0, 2}, {17, 33, 5, 0, 0},
-                                  {45, 50, 60, 0, 0, true}};
+                                  {45, 50, 60, 0, 0, true}, {33, 17, 9, 0.5, 1},  {50, 45, 27, 0, 3}};
+
+/// v with its row padding (the pad columns past v's n) set to NaN: a
+/// kernel whose loads keep elements past K (A) or N (B) of a row in a
+/// product instead of zeros turns C into NaN there.
+template <class T>
+mmapp::Matrix<T, Host> nan_padded(const mmapp::Matrix<T, Host>& v, const long pad) {
+  if (pad == 0) return v;
+  mmapp::Matrix<T, Host> full("nan_padded", v.extent(0), v.extent(1) + pad);
+  Kokkos::deep_copy(full, std::numeric_limits<T>::quiet_NaN());
+  mmapp::Matrix<T, Host> sub = Kokkos::subview(full, Kokkos::ALL, std::make_pair(0L, long(v.extent(1))));
+  Kokkos::deep_copy(sub, v);
+  return sub;
+}
 
 template <class Cfg, class T>
 void check_mma_kernel() {
@@ -299,8 +313,8 @@ void check_mma_kernel() {
                                                  << Cfg::BN << "x" << Cfg::BK << ": " << c.m << "x" << c.n << "x"
                                                  << c.k << " beta " << c.beta << " pad " << c.pad << " tiny " << c.tiny);
     const T sa = T(std::ldexp(1.0, c.tiny ? (sizeof(T) == 4 ? -120 : -1000) : 0)), sb = T(c.tiny ? 0x1p100 : 1.0);
-    const auto A = mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed, sa);
-    const auto B = mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed, sb);
+    const auto A = nan_padded<T>(mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed, sa), c.pad);
+    const auto B = nan_padded<T>(mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed, sb), c.pad);
     const auto C0 = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
     auto C = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
     if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
@@ -332,6 +346,16 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 3>, double>();
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 3, 1>, double>();
   check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 16, 0, 32, 0, 3>, double>();
+  // double, the cp.async pipeline (copies and zero fill done at once on the
+  // host; stage rotation, tails, the register fallback of misaligned rows):
+  // 3 and 4 stages on m16n8k4 / m8n8k4 (1x2 and 2x1 warps), 2 stages on
+  // m16n8k16, split-K by 16 (2 K tiles per slice: fewer than the pipeline's
+  // depth) and by 24, one warp of 32x32.
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 0, 0, 1, 3, true>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 8, 16, 16, 0, 0, 2, 0, 4, true>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 3, 2, true>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 16, 0, 2, 4, true>, double>();
+  check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 24, 2, 0, 3, true>, double>();
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.

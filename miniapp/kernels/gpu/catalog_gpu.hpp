@@ -122,6 +122,23 @@ using DoubleMma16k8MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 1>;
 using DoubleMma16k8SmallDeep = GpuMmaTile<64, 64, 32, 32, 32, 2, 0, 8, 2, 1>;
 /// m16n8k8 on 128x128x16, eight warps, one scratch stage (37 KiB).
 using DoubleMma16k8WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 1>;
+/// The cp.async multistage pipeline (issue 21, third round;
+/// tiled_gpu_mma.hpp, "Asynchronous pipeline"): global -> scratch without
+/// registers, 2-4 stages within Kokkos' 48 KiB of level-0 scratch. The
+/// big tile on m8n8k4 (sm_80) and on m16n8k4 / m16n8k8 with 3 stages (A
+/// pitch BK + 2: 42.8 KiB); 64x128x8 in warps of 32x64 with 3 stages (42.8
+/// KiB); 64x64x8 with 4 stages (41.0 KiB); 64x64x16 with 2 stages (37.0
+/// KiB), whole and split by 1024.
+using DoubleMmaCp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 0, 3, true>;
+using DoubleMma16Cp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1, 3, true>;
+/// The same with 2 stages (A pitch BK + 4, 32.5 KiB): against cp3, what the
+/// third stage gains and the narrower A pitch costs.
+using DoubleMma16Cp2Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 1, 2, true>;
+using DoubleMma16k8Cp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 2, 3, true>;
+using DoubleMma16k8Cp3Mid = GpuMmaTile<64, 128, 8, 32, 64, 2, 0, 8, 2, 3, true>;
+using DoubleMma16k8Cp4Small = GpuMmaTile<64, 64, 8, 32, 32, 3, 0, 8, 2, 4, true>;
+using DoubleMma16k8Cp2Small = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2, 2, true>;
+using DoubleMma16k8Cp2SmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2, 2, true>;
 /// The DMMA small tile without swizzle, K split by 1024.
 using DoubleMmaSmallSplitK = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0>;
 /// Float at FP32 accuracy on TF32 tensor cores (3xTF32, m16n8k8), 128x64x8
@@ -344,6 +361,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMmaBig, Space, T>(sm90 ? R::none : R::dmma_big));
     v.push_back(mma_variant<DoubleMmaSmall, Space, T>(sm90 ? R::none : R::dmma_small));
     v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(sm90 ? R::none : R::dmma_small_splitk));
+    v.push_back(mma_variant<DoubleMmaCp3Big, Space, T>());
   }
   if constexpr (kGpuMmaSm90) {
     v.push_back(mma_variant<DoubleMma16Big, Space, T>(R::dmma_big));
@@ -364,6 +382,13 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
     v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp3Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp2Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3Big, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3Mid, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4Small, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp2Small, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp2SmallSplitK, Space, T>());
   }
 }
 }  // namespace detail

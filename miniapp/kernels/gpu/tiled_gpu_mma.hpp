@@ -31,6 +31,15 @@
 // and ((BN+8) t + g) modulo 32 banks. ldmatrix is not used (it moves
 // 16-bit 8x8 matrices: no f64; for tf32 it would need pairs of b16 and a
 // transposed layout, left for later).
+// Asynchronous pipeline (GpuMmaTile's Async, double only): the K tiles go
+// from global memory to scratch by cp.async (sm_80+), 2-4 stages, one
+// barrier per K tile (warp/async_pipeline.hpp; CUTLASS 2.x
+// mma_multistage.h), with no prefetch registers; chunks of misaligned
+// operands through registers. 3xTF32 keeps the register path: its split
+// into big and small parts happens once per element at the scratch store;
+// with raw floats in scratch every warp would split every fragment it reads
+// (2-4 times per element: measured ~54% against ~66% of SGEMM when that
+// was the scheme, docs/performance.md).
 // Where the device has no mma.sync (host backends, a device build for
 // __CUDA_ARCH__ < 800) the same kernel runs with the instruction emulated
 // from the 32 lanes' fragments read back from scratch (mma_emulate): that
@@ -46,6 +55,7 @@
 
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/warp/async_pipeline.hpp"
 #include "kernels/gpu/warp/loader.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/gpu/warp/params.hpp"
@@ -69,18 +79,24 @@ namespace mmapp {
 /// Shape: the instruction (0: the dtype's default; double on sm_90: 1 =
 /// m16n8k4, 2 = m16n8k8, 3 = m16n8k16). Stages: scratch stages, 2 (one
 /// barrier per K tile) or 1 (two barriers per K tile, half the scratch: for
-/// deep K tiles within Kokkos' 48 KiB of level-0 scratch). 16-byte global
-/// loads where aligned. The members GlobalTileLoader reads (BM, BN, BK,
-/// team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
+/// deep K tiles within Kokkos' 48 KiB of level-0 scratch). Async: the
+/// multistage pipeline (double only; file comment, "Asynchronous
+/// pipeline"): global -> scratch by cp.async, Stages 2, 3 or 4, one
+/// barrier per K tile. 16-byte global loads where aligned. The
+/// members GlobalTileLoader reads (BM, BN, BK, team_size, vec, frag_pipe,
+/// stages) have the meaning of GpuTile's.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
-          int Shape_ = 0, int Stages_ = 2>
+          int Shape_ = 0, int Stages_ = 2, bool Async_ = false>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
   /// double on sm_90: 1 = m16n8k4, 2 = m16n8k8, 3 = m16n8k16.
   static constexpr int shape = Shape_;
   static constexpr int stages = Stages_;
-  static_assert(Stages_ == 1 || Stages_ == 2, "one or two scratch stages");
+  /// The cp.async multistage pipeline (true) or the register path (false).
+  static constexpr bool async = Async_;
+  static_assert(Async_ ? (Stages_ >= 2 && Stages_ <= 4) : (Stages_ == 1 || Stages_ == 2),
+                "register path: one or two scratch stages; cp.async pipeline: 2, 3 or 4");
   static constexpr bool vec = true;
   static constexpr bool frag_pipe = false;
   static constexpr int frag_bytes = 16;
@@ -111,8 +127,19 @@ using MmaShapeOf = std::conditional_t<
 template <class Cfg, class T>
 struct MmaScratch {
   using Chunk = Chunk16<T>;
-  static constexpr int lda_s = Cfg::BK + 4;                                ///< As row pitch, elements
   static constexpr int ldb_s = Cfg::BN + (sizeof(T) == 8 ? 4 : 8);         ///< Bs row pitch, elements
+  /// Level-0 scratch a team may have under Kokkos 3.4's CUDA launch: 48 KiB
+  /// less its team-reduction words (8 bytes per thread and 2 more).
+  static constexpr std::size_t limit = 48 * 1024 - 8 * std::size_t(Cfg::team_size + 2);
+  /// The A pitch's pad: 4 elements; 2 for a cp.async pipeline whose stages
+  /// would pass `limit` with 4 (double BK = 8: 3 stages of 128x64x8 in
+  /// 42.8 KiB instead of 48.8; the fragment reads of the rows g and g + 3
+  /// of a half-warp then share two bank pairs).
+  static constexpr int a_pad =
+      Cfg::async && std::size_t(Cfg::stages) * (Cfg::BM * (Cfg::BK + 4) + Cfg::BK * ldb_s) * sizeof(T) + 16 > limit
+          ? 2
+          : 4;
+  static constexpr int lda_s = Cfg::BK + a_pad;                            ///< As row pitch, elements
   static constexpr int a_elems = Cfg::BM * lda_s;
   static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
   static constexpr int part_elems = a_elems + Cfg::BK * ldb_s;             ///< one part's A and B
@@ -121,6 +148,7 @@ struct MmaScratch {
   static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0 &&
                     (part_elems * sizeof(T)) % 16 == 0,
                 "scratch rows: 16-byte aligned");
+  static_assert(!Cfg::async || bytes <= limit, "cp.async stages: within Kokkos' level-0 scratch per team");
 
   T* smem;
   template <class Member>
@@ -357,6 +385,8 @@ struct MmaWarpTile {
 template <class Cfg, class Space, class T>
 void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
+  static_assert(!Cfg::async || std::is_same_v<T, double>,
+                "the cp.async pipeline: double (3xTF32 splits its operands when storing them to scratch)");
   using Chunk = detail::Chunk16<T>;
   using Scratch = detail::MmaScratch<Cfg, T>;
   using Loader = detail::GlobalTileLoader<Cfg, T>;
@@ -420,68 +450,76 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
 
-        typename Loader::FragmentA ra;
-        typename Loader::FragmentB rb;
-        const Loader gl(params, bm, bn, tid, k_end);
-        // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
-        // 3xTF32: the split of each element here, once per team, into the two parts.
-        auto store = [&](const int s) {
-          T* const As = st.a(s);
-          T* const Bs = st.b(s);
-          T* const As1 = st.a(s, Scratch::parts - 1);
-          T* const Bs1 = st.b(s, Scratch::parts - 1);
-          MMAPP_UNROLL
-          for (int l = 0; l < Loader::la; ++l) {
-            const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row, kq = (c % Loader::a_per_row) * VW;
-            Chunk big, small;
-            Warp::split_chunk(ra[l], big, small);
-            *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
-            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
-          }
-          MMAPP_UNROLL
-          for (int l = 0; l < Loader::lb; ++l) {
-            const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row, nq = (c % Loader::b_per_row) * VW;
-            Chunk big, small;
-            Warp::split_chunk(rb[l], big, small);
-            *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
-            if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
-          }
-        };
-        const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
-        if (ktiles > 0) {
-          gl.fetch(k_begin, ra, rb);
-          store(0);
-        }
-        team.team_barrier();
-        if constexpr (Cfg::stages == 2) {
-          // Two stages, one barrier per K tile; two tiles per trip so that the
-          // stages' scratch offsets are compile-time constants.
-          auto step = [&](const int kt, auto cur) {
-            constexpr int Cur = decltype(cur)::value;
-            const bool more = kt + 1 < ktiles;
-            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
-            warp.tile(st, Cur, acc, dc);
-            if (more) store(Cur ^ 1);
-            team.team_barrier();
-          };
-          for (int kt = 0; kt < ktiles; kt += 2) {
-            step(kt, std::integral_constant<int, 0>{});
-            if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
-          }
+        if constexpr (Cfg::async) {
+          const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, bm, bn, tid, k_end};
+          detail::async_mainloop<Cfg::stages, Cfg::BK>(
+              team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
         } else {
-          // One stage: the next K tile waits in registers while this one is
-          // multiplied; two barriers per K tile.
-          for (int kt = 0; kt < ktiles; ++kt) {
-            const bool more = kt + 1 < ktiles;
-            if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
-            warp.tile(st, 0, acc, dc);
-            if (more) {
+          typename Loader::FragmentA ra;
+          typename Loader::FragmentB rb;
+          const Loader gl(params, bm, bn, tid, k_end);
+          // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
+          // 3xTF32: the split of each element here, once per team, into the two parts.
+          auto store = [&](const int s) {
+            T* const As = st.a(s);
+            T* const Bs = st.b(s);
+            T* const As1 = st.a(s, Scratch::parts - 1);
+            T* const Bs1 = st.b(s, Scratch::parts - 1);
+            MMAPP_UNROLL
+            for (int l = 0; l < Loader::la; ++l) {
+              const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row,
+                        kq = (c % Loader::a_per_row) * Loader::VW;
+              Chunk big, small;
+              Warp::split_chunk(ra[l], big, small);
+              *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
+              if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
+            }
+            MMAPP_UNROLL
+            for (int l = 0; l < Loader::lb; ++l) {
+              const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row,
+                        nq = (c % Loader::b_per_row) * Loader::VW;
+              Chunk big, small;
+              Warp::split_chunk(rb[l], big, small);
+              *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
+              if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
+            }
+          };
+          const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+          if (ktiles > 0) {
+            gl.fetch(k_begin, ra, rb);
+            store(0);
+          }
+          team.team_barrier();
+          if constexpr (Cfg::stages == 2) {
+            // Two stages, one barrier per K tile; two tiles per trip so that the
+            // stages' scratch offsets are compile-time constants.
+            auto step = [&](const int kt, auto cur) {
+              constexpr int Cur = decltype(cur)::value;
+              const bool more = kt + 1 < ktiles;
+              if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+              warp.tile(st, Cur, acc, dc);
+              if (more) store(Cur ^ 1);
               team.team_barrier();
-              store(0);
-              team.team_barrier();
+            };
+            for (int kt = 0; kt < ktiles; kt += 2) {
+              step(kt, std::integral_constant<int, 0>{});
+              if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+            }
+          } else {
+            // One stage: the next K tile waits in registers while this one is
+            // multiplied; two barriers per K tile.
+            for (int kt = 0; kt < ktiles; ++kt) {
+              const bool more = kt + 1 < ktiles;
+              if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+              warp.tile(st, 0, acc, dc);
+              if (more) {
+                team.team_barrier();
+                store(0);
+                team.team_barrier();
+              }
             }
           }
-        }
+        }  // register path
         warp.store(acc, dc, params, slice, bm, bn);
       });
   plan.reduce(space, C, args.beta);
@@ -497,6 +535,7 @@ std::string gpu_mma_tag() {
   std::string t = std::is_same_v<T, double> ? dnames[Cfg::shape] : "3xtf32";
   t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
   if (Cfg::stages == 1) t += " 1st";
+  if (Cfg::async) t += " cp" + std::to_string(Cfg::stages);
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
+// warp/async_pipeline.hpp — the cp.async multistage main loop of a
+// gemm_tiled_mma team (tiled_gpu_mma.hpp, GpuMmaTile with Async; CUTLASS
+// 2.x gemm/threadblock/mma_multistage.h): global -> scratch copies that do
+// not pass through registers (warp/async_copy.hpp), S = 2, 3 or 4 scratch
+// stages, one team barrier per K tile:
+//   prologue: K tiles 0 .. S-2 issued into stages 0 .. S-2, one committed
+//             group per tile;
+//   K tile kt: wait until at most S-2 groups are pending (this thread's
+//             copies of tile kt landed), team barrier (every thread's
+//             copies of tile kt visible; every warp done with tile kt-1),
+//             issue tile kt+S-1 into the stage of tile kt-1 and commit,
+//             then the warps' MMAs on stage kt mod S.
+// A group is committed per K tile even when it is empty (past the last
+// tile), so that "at most S-2 pending" always means "tile kt landed".
+// The loop runs S K tiles per trip so that every stage index is a
+// compile-time constant (scratch offsets folded into the addresses, as the
+// register path's two-stage loop does).
+// Scratch: the caller's (MmaScratch: A as [m][k] with pitch lda_s, B as
+// [k][n] with pitch ldb_s, 16-byte aligned rows). Loads: zero outside the
+// matrix and the team's K range [k_begin, k_end), by cp.async's zero fill.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <type_traits>
+
+#include "kernels/gpu/chunk.hpp"
+#include "kernels/gpu/warp/async_copy.hpp"
+#include "kernels/gpu/warp/params.hpp"
+#include "kernels/unroll.hpp"
+
+namespace mmapp {
+namespace detail {
+
+/// One thread's part of the cp.async multistage pipeline of a Cfg
+/// (GpuMmaTile with async) team with scratch Scratch (MmaScratch): its
+/// 16-byte chunks of the BM x BK tile of A (As[m][k]) and the BK x BN tile
+/// of B (Bs[k][n]) of one K tile, chunk c = tid + l * team_size at row c /
+/// chunks-per-row, as the register path's (GlobalTileLoader::fetch_masked
+/// and its store). A chunk of an operand that may be read in 16-byte chunks
+/// (vec_a / vec_b: base aligned, row stride a multiple of a chunk) is one
+/// cp_async16 with src_bytes the part inside the matrix and the team's K
+/// range ([0, M) x [k0, k_end) of A, [k0, k_end) x [0, N) of B), the rest
+/// zero-filled (0 bytes: all zero, nothing read); otherwise its elements
+/// are loaded one by one into registers (zero outside) and stored to
+/// scratch at once (correct, not fast: misaligned operands).
+template <class Cfg, class T, class Scratch>
+struct AsyncTileLoader {
+  using Chunk = Chunk16<T>;
+  static constexpr int VW = Chunk::width;
+  static constexpr int a_per_row = Cfg::BK / VW, b_per_row = Cfg::BN / VW;  // chunks per tile row
+  static constexpr int la = Cfg::BM * Cfg::BK / VW / Cfg::team_size;        // chunks per thread
+  static constexpr int lb = Cfg::BK * Cfg::BN / VW / Cfg::team_size;
+  static_assert((Cfg::BM * Cfg::BK / VW) % Cfg::team_size == 0 && (Cfg::BK * Cfg::BN / VW) % Cfg::team_size == 0,
+                "A and B tiles: a whole number of 16-byte chunks per thread");
+
+  const WarpGemmParams<T>& p;  ///< A, B, lda, ldb, M, N, vec_a, vec_b
+  int bm, bn, tid, k_end;      ///< the block tile's first row and column; thread; end of the team's K range
+
+  /// Issues the K tile at k0 into stage s of st (asynchronous where vec_a /
+  /// vec_b; the caller commits the group).
+  KOKKOS_INLINE_FUNCTION void issue(const Scratch& st, const int s, const int k0) const {
+    T* const As = st.a(s);
+    T* const Bs = st.b(s);
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) {
+      const int c = tid + l * Cfg::team_size, r = c / a_per_row, kq = (c % a_per_row) * VW;
+      const int gr = bm + r, gk = k0 + kq;
+      T* const dst = As + r * Scratch::lda_s + kq;
+      const int left = gr < p.M ? k_end - gk : 0;  // elements of the chunk inside
+      const int n = left < 0 ? 0 : (left > VW ? VW : left);
+      if (p.vec_a) {
+        cp_async16(dst, n > 0 ? p.A + long(gr) * p.lda + gk : p.A, n * int(sizeof(T)));
+      } else {
+        Chunk x;
+        MMAPP_UNROLL
+        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.A[long(gr) * p.lda + gk + q] : T(0);
+        *reinterpret_cast<Chunk*>(dst) = x;
+      }
+    }
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) {
+      const int c = tid + l * Cfg::team_size, r = c / b_per_row, nq = (c % b_per_row) * VW;
+      const int gk = k0 + r, gc = bn + nq;
+      T* const dst = Bs + r * Scratch::ldb_s + nq;
+      const int left = gk < k_end ? p.N - gc : 0;
+      const int n = left < 0 ? 0 : (left > VW ? VW : left);
+      if (p.vec_b) {
+        cp_async16(dst, n > 0 ? p.B + long(gk) * p.ldb + gc : p.B, n * int(sizeof(T)));
+      } else {
+        Chunk x;
+        MMAPP_UNROLL
+        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.B[long(gk) * p.ldb + gc + q] : T(0);
+        *reinterpret_cast<Chunk*>(dst) = x;
+      }
+    }
+  }
+};
+
+/// The multistage main loop (file comment) over the K tiles of BK in
+/// [k_begin, k_end) of one team: S stages of st, loads by al (an
+/// AsyncTileLoader), compute(std::integral_constant<int, s>) the warps'
+/// work on stage s. Every thread of the team calls it (team barriers).
+template <int S, int BK, class Member, class Scratch, class Loader, class Compute>
+KOKKOS_INLINE_FUNCTION void async_mainloop(const Member& team, const Scratch& st, const Loader& al, const int k_begin,
+                                           const int k_end, const Compute& compute) {
+  static_assert(S >= 2 && S <= 4, "2, 3 or 4 stages");
+  const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
+  MMAPP_UNROLL
+  for (int s = 0; s < S - 1; ++s) {
+    if (s < ktiles) al.issue(st, s, k_begin + s * BK);
+    cp_async_commit();
+  }
+  auto step = [&](const int kt, auto cur) {
+    constexpr int Cur = decltype(cur)::value;
+    cp_async_wait<S - 2>();
+    team.team_barrier();
+    if (kt + S - 1 < ktiles) al.issue(st, (Cur + S - 1) % S, k_begin + (kt + S - 1) * BK);
+    cp_async_commit();
+    compute(cur);
+  };
+  for (int kt = 0; kt < ktiles; kt += S) {
+    step(kt, std::integral_constant<int, 0>{});
+    if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+    if constexpr (S > 2)
+      if (kt + 2 < ktiles) step(kt + 2, std::integral_constant<int, 2 % S>{});
+    if constexpr (S > 3)
+      if (kt + 3 < ktiles) step(kt + 3, std::integral_constant<int, 3 % S>{});
+  }
+  cp_async_wait<0>();  // only empty groups are left
+}
+
+}  // namespace detail
+}  // namespace mmapp
