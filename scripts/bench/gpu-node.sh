@@ -22,6 +22,9 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
+# shellcheck source=scripts/bench/offline-python.sh
+source "$top/scripts/bench/offline-python.sh"
+mmapp_offline_python "$top"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
 export PATH=/usr/local/cuda/bin:$PATH

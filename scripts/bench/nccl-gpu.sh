@@ -27,6 +27,9 @@
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
+# shellcheck source=scripts/bench/offline-python.sh
+source "$top/scripts/bench/offline-python.sh"
+mmapp_offline_python "$top"
 out=${OUT:-$top/build/nccl-gpu-out}
 mkdir -p "$out"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU" || true)

@@ -24,6 +24,9 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
+# shellcheck source=scripts/bench/offline-python.sh
+source "$top/scripts/bench/offline-python.sh"
+mmapp_offline_python "$top"
 out=${OUT:-$top/build/tc-gpu-out}
 mkdir -p "$out"
 logs=$(mktemp -d /tmp/tc-gpu-logs.XXXXXX)

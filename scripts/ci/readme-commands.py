@@ -24,11 +24,14 @@ mmapp-fma-peak gets `--seconds 0.02 --repetitions 1` in place of its own;
 for the host preset a command names: a build with CUDA gets `--backend openmp`
 appended to each mmapp and mmapp-fma-peak command, and a build without
 ScaLAPACK skips (saying so) the commands whose deck names the `scalapack`
-kernel (both read from BUILD_DIR/CMakeCache.txt). Each command has
+kernel (both read from BUILD_DIR/CMakeCache.txt); where python3 cannot
+import matplotlib (a GPU node's image), the plotting commands are skipped,
+saying so (CI installs it, so they run there). Each command has
 --timeout seconds. Exit 0 when every runnable command exited 0, 1 otherwise
 (each failure with its output), 2 on a usage error.
 """
 import argparse
+import importlib.util
 import os
 import re
 import shlex
@@ -206,6 +209,7 @@ def main():
                    OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "false"),
                    OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1")
+        has_matplotlib = importlib.util.find_spec("matplotlib") is not None
         ran = skipped = 0
         for no, cmd, cls, why in plan:
             if cls == "skip":
@@ -218,6 +222,11 @@ def main():
                 skipped += 1
                 print(f"readme-commands: {name}:{no}: skip (its deck runs the scalapack kernel; "
                       f"this build has no ScaLAPACK): {cmd}")
+                continue
+            if "plot_reports.py" in cmd and "--table" not in cmd and not has_matplotlib:
+                skipped += 1
+                print(f"readme-commands: {name}:{no}: skip (plots need matplotlib, which python3 here "
+                      f"cannot import; setup-debian.sh installs it): {cmd}")
                 continue
             try:
                 run = shrink(cmd, why, mpiexec, host_backend=has_cuda)
