@@ -31,7 +31,7 @@ def command(args, mmapp_args, np=None):
 
     Ranks may share a GPU (a one-GPU node runs the multi-rank tests too); the
     refusal without that key is tested in test_placement.cpp."""
-    share = ["--set", "parallel.share_devices=true"] if mmapp_args and mmapp_args[0].endswith(".yaml") else []
+    share = ["--set", "parallel.share_devices=true"] if any(str(a).endswith(".yaml") for a in mmapp_args) else []
     return [args.mpiexec, "-n", str(np or args.np), "--oversubscribe", args.mmapp, *mmapp_args, *share]
 
 

@@ -213,7 +213,10 @@ def test_verify_off_exits_5(tmp):
 
 # ---------------------------------------------------------------- signals
 
-LONG_REP = "problem: {{n: {n}, dtype: float}}\nkernels: [naive]\nrun: {{warmup: 0, repetitions: 1}}\n"
+# The signal tests time their signals against one long repetition of the
+# naive kernel on the host (OpenMP, 1 thread: seconds at these sizes); on a
+# GPU the same repetition would end before the signal.
+LONG_REP = "problem: {{n: {n}, dtype: float}}\nkernels: [naive]\nrun: {{warmup: 0, repetitions: 1, backend: openmp}}\n"
 
 
 def test_signal_in_setup_before_first_run(tmp):
@@ -257,7 +260,7 @@ def test_signal_during_calibration(tmp):
     p = start(deck(tmp, """
         problem: {m: 1500, n: 1500, k: 1500, dtype: float}
         kernels: [naive]
-        run: {warmup: 0, repetitions: 1}
+        run: {warmup: 0, repetitions: 1, backend: openmp}
         parallel: {decomposition: {weights: auto, calibration_n: 512}}
         """), "--report", rep)
     ranks = ranks_of(p)
