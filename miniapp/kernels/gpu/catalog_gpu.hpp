@@ -361,7 +361,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMmaBig, Space, T>(sm90 ? R::none : R::dmma_big));
     v.push_back(mma_variant<DoubleMmaSmall, Space, T>(sm90 ? R::none : R::dmma_small));
     v.push_back(mma_variant<DoubleMmaSmallSplitK, Space, T>(sm90 ? R::none : R::dmma_small_splitk));
-    v.push_back(mma_variant<DoubleMmaCp3Big, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMmaCp3Big, Space, T>());
   }
   if constexpr (kGpuMmaSm90) {
     v.push_back(mma_variant<DoubleMma16Big, Space, T>(R::dmma_big));
@@ -382,13 +382,15 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
     v.push_back(mma_variant<DoubleMma16k8MidDeep, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallDeep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp3Big, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp2Big, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp3Big, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp3Mid, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp4Small, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp2Small, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp2SmallSplitK, Space, T>());
+    if constexpr (kLadderVariants) {  // cp.async: 5-14 points slower than the register path (docs/performance.md)
+      v.push_back(mma_variant<DoubleMma16Cp3Big, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp2Big, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp3Big, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp3Mid, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp4Small, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp2Small, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp2SmallSplitK, Space, T>());
+    }
   }
 }
 }  // namespace detail
