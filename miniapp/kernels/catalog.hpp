@@ -16,6 +16,7 @@
 
 #include "core/types.hpp"
 #include "kernels/kernel_names.hpp"
+#include "kernels/math_path.hpp"
 #include "kernels/shape_rule.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -43,6 +44,7 @@ struct KernelVariant {
   WorkspaceFn workspace_bytes = nullptr;     ///< nullptr: needs none
   std::string tag;                           ///< further distinguishing words of the shape ("" for none)
   GpuRuleChoice rule = GpuRuleChoice::none;  ///< GPU `tiled`: the shape rule's choice this variant runs
+  MathPath math = MathPath::simt;            ///< its arithmetic (math_path.hpp): tensor cores, vendor or SIMT
   /// The shape as text, e.g. "128x128x8/8x8", "128x128x8/8x8 nopf"; "" when it has none.
   std::string shape() const {
     std::string s;
