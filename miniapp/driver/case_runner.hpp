@@ -105,6 +105,7 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
   // The verifier's rounding model follows the variant's math path (a
   // distributed GEMM is the vendor's).
   const MathPath math = p.distributed ? MathPath::vendor : p.variant.math;
+  rec.math = math_path_name(math);
   const std::function<LocalCheck()> check =
       check_with ? std::function<LocalCheck()>([&] { return check_with(product_rounding(math, std::is_same_v<T, double>)); })
                  : std::function<LocalCheck()>();

@@ -179,6 +179,9 @@ def test_small_deck_table_and_report(tmp):
         assert 0 <= v["worst_ratio"] <= 1 and v["worst_bound"] > 0 and v["bound_kind"] in ("probabilistic", "deterministic")
         assert v["rows_failed"] == 0 and v["nonfinite"] == 0 and v["seconds"] > 0
         assert run["status"] == "ok" and run["error"] is None
+        # The math path: vendor for the vendor, tensor cores only for a variant whose tag says so.
+        tc = next((t for t in ("dmma", "3xtf32") if any(w.startswith(t) for w in run["tile"].split())), None)
+        assert run["math"] == ("vendor" if run["kernel"] == "vendor" else tc or "simt"), (run["tile"], run["math"])
         assert (run["m"], run["n"], run["k"]) == (67, 45, 33)
         assert run["verified"] is True
         assert run["time_s"]["min"] <= run["time_s"]["median"] <= run["time_s"]["max"]
