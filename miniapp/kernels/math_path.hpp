@@ -35,6 +35,9 @@ inline const char* math_path_name(MathPath p) {
   return "?";
 }
 
+/// Whether a path runs on tensor cores (dmma, tf32x3): what run.math: simt forbids.
+inline bool uses_tensor_cores(MathPath p) { return p == MathPath::dmma || p == MathPath::tf32x3; }
+
 /// The extra relative error e_p of each product a b before the kernel's
 /// accumulation, beyond the element type's own rounding (0 where products
 /// are exact before one rounding in the element type: simt, dmma, vendor).
