@@ -8,7 +8,8 @@ Usage:
   summarize.py REPORT_OR_DIR... [--csv FILE] [--compare FIELD] [--strict] [--detail]
 
 A folder stands for every *.json file in it. Each run of each report is one
-row: kernel, backend, dtype, m, n, k, median ms, CV (the coefficient of
+row: kernel, math (the math path the run used: simt, dmma or 3xtf32 on
+tensor cores, vendor; "-" in reports before 2.1.0), backend, dtype, m, n, k, median ms, CV (the coefficient of
 variation of its repetitions, "noisy" above the report's threshold),
 GFLOP/s, % of vendor ("*": the vendor's own run was noisy), verified. Runs
 that did not finish (error, abandoned) have no times ("-"). --detail adds
@@ -36,6 +37,7 @@ import sys
 
 COLUMNS = [  # (key, header, format)
     ("kernel", "kernel", "{}"),
+    ("math", "math", "{}"),
     ("backend", "backend", "{}"),
     ("dtype", "dtype", "{}"),
     ("m", "m", "{}"),
@@ -48,7 +50,8 @@ COLUMNS = [  # (key, header, format)
     ("verified", "verified", "{}"),
 ]
 DETAIL = [("tile", "tile", "{}"), ("selection", "selection", "{}")]  # --detail: after the kernel
-CSV_KEYS = ["kernel", "tile", "backend", "dtype", "m", "n", "k", "status", "median_ms", "min_ms", "max_ms",
+LEFT = 4  # left-aligned columns of the plain table: kernel, math, backend, dtype
+CSV_KEYS = ["kernel", "math", "tile", "backend", "dtype", "m", "n", "k", "status", "median_ms", "min_ms", "max_ms",
             "mean_ms", "stddev_ms", "cv", "samples", "noisy", "noise_threshold", "until_stable", "gflops",
             "pct_of_vendor", "vendor_noisy", "verified", "rel_error", "ranks", "threads", "host", "device",
             "compiler", "mmapp_version", "git", "schema_version", "selection", "report"]
@@ -96,6 +99,7 @@ def rows_of(path, doc=None):
             "kernel": run.get("kernel"),
             "tile": run.get("tile") or "",
             "selection": run.get("selection") or "",
+            "math": run.get("math") or "",
             "backend": run.get("backend", prov.get("backend")),
             "dtype": run.get("dtype"),
             "m": run.get("m"), "n": run.get("n"), "k": run.get("k"),
@@ -172,9 +176,9 @@ def plain_table(rows, detail=False):
         v = r[k]
         if k == "selection" and v and len(v) > sel + 3:
             v = v[:sel] + "..."
-        return cell(v or ("-" if k in ("tile", "selection") else v), f)
+        return cell(v or ("-" if k in ("tile", "selection", "math") else v), f)
     print_table([h for _, h, _ in cols], [[fmt(r, k, f) for k, _, f in cols] for r in rows],
-                left=3 + (len(DETAIL) if detail else 0))
+                left=LEFT + (len(DETAIL) if detail else 0))
     if any(r["vendor_noisy"] for r in rows):
         print("*: the vendor's own run was noisy (its CV above the report's threshold)")
 

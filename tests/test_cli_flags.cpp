@@ -261,6 +261,86 @@ std::string resolved_label(const ListedVariant& v) {
 
 }  // namespace
 
+namespace {
+
+/// Under run.math: simt, resolves `tile: LABEL` of one listed variant:
+/// returns "" when it resolves to that variant, the error message when it is
+/// refused; `tensor_cores` says whether the variant runs on tensor cores.
+template <class T>
+std::string resolved_under_simt(const ListedVariant& v, bool& tensor_cores) {
+  const Config c = parse_deck_string("problem: {n: 64}\nrun: {math: simt}\nkernels:\n  - {name: " + v.kernel +
+                                         ", tile: \"" + v.label + "\"}\n",
+                                     "simt.yaml");
+  return with_backend(v.backend, [&](auto space) -> std::string {
+    using Space = decltype(space);
+    const auto plain = resolve_kernel<Space, T>(c.kernels.front(), c.deck_path, 0, 64, 64, 64).variant;
+    tensor_cores = uses_tensor_cores(plain.math);
+    try {
+      const auto r = resolve_kernel<Space, T>(c.kernels.front(), c.deck_path, 0, 64, 64, 64, true, c.where("run.math"));
+      return tile_label(r.variant.shape()) == v.label ? "" : "resolved to " + r.variant.shape();
+    } catch (const DeckError& e) {
+      return e.what();
+    }
+  });
+}
+
+/// Under run.math: simt, the default variant of `kernel` for an m x n x k
+/// problem on every backend: never a tensor-core one.
+template <class T>
+void default_is_simt(const std::string& kernel, long m, long n, long k) {
+  const Config c = parse_deck_string("problem: {n: 64}\nrun: {math: simt}\nkernels: [" + kernel + "]\n", "simt.yaml");
+  for (const auto& b : enabled_backends())
+    with_backend(b, [&](auto space) {
+      using Space = decltype(space);
+      const auto r = resolve_kernel<Space, T>(c.kernels.front(), c.deck_path, 0, m, n, k, true, c.where("run.math"));
+      INFO(b << " " << kernel << " " << m << "x" << n << "x" << k << ": " << r.variant.shape() << " (" << r.selection << ")");
+      CHECK_FALSE(uses_tensor_cores(r.variant.math));
+      CHECK(r.selection.find("tensor") == std::string::npos);
+      return 0;
+    });
+}
+
+}  // namespace
+
+TEST_CASE("run.math: simt: SIMT variants as before, tensor-core ones refused naming the keys", "[cli][math]") {
+  // Every compiled variant: a SIMT one resolves to itself under simt; a
+  // tensor-core one (CUDA builds for sm_80 and later) is refused, naming the
+  // entry's tile and where run.math was given. The catalog's math field
+  // agrees with the tags: tensor cores exactly for "dmma*" and "3xtf32".
+  long tc = 0;
+  for (const auto& v : listed_variants()) {
+    INFO(v.backend << " " << v.dtype << " " << v.kernel << " '" << v.label << "'");
+    bool tensor_cores = false;
+    const std::string msg = v.dtype == "float" ? resolved_under_simt<float>(v, tensor_cores)
+                                               : resolved_under_simt<double>(v, tensor_cores);
+    const bool tagged = v.label.find(" dmma") != std::string::npos || v.label.find(" 3xtf32") != std::string::npos;
+    CHECK(tensor_cores == tagged);
+    if (!tensor_cores) {
+      CHECK(msg.empty());
+    } else {
+      ++tc;
+      CHECK_THAT(msg, ContainsSubstring("simt.yaml:4: kernels[0].tile: tiled variant"));
+      CHECK_THAT(msg, ContainsSubstring("runs on tensor cores"));
+      CHECK_THAT(msg, ContainsSubstring("but simt.yaml:2: run.math is simt"));
+    }
+  }
+  for (const auto& b : enabled_backends())
+    with_backend(b, [&](auto space) {
+      using Space = decltype(space);
+      for (const auto& v : kernel_variants<Space, double>())
+        CHECK((v.math == MathPath::vendor) == (v.name == "vendor"));
+      return 0;
+    });
+  // The defaults under simt: the shape rule's SIMT choice, at shapes where
+  // auto would take FP64 tensor cores (double on sm_80 and later).
+  for (const long n : {64L, 1000L, 4096L}) {
+    default_is_simt<double>("tiled", n, n, n);
+    default_is_simt<float>("tiled", n, n, n);
+  }
+  default_is_simt<double>("tiled", 70, 1000, 5000);
+  INFO("tensor-core variants compiled: " << tc);
+}
+
 TEST_CASE("every label --list prints is accepted back by tile: and names that variant", "[cli]") {
   const auto variants = listed_variants();
   REQUIRE(variants.size() >= enabled_backends().size() * 2 * 4);

@@ -76,6 +76,7 @@ void require_same(const Config& a, const Config& b) {
   CHECK(a.backend == b.backend);
   CHECK(a.rotate_inputs == b.rotate_inputs);
   CHECK(a.noise_threshold == b.noise_threshold);
+  CHECK(a.math == b.math);
   CHECK(a.until_stable.enabled == b.until_stable.enabled);
   CHECK(a.until_stable.max_cv == b.until_stable.max_cv);
   CHECK(a.until_stable.max_seconds == b.until_stable.max_seconds);
@@ -540,6 +541,23 @@ TEST_CASE("config: run.noise_threshold and run.until_stable forms", "[config]") 
   require_round_trip(d);
 }
 
+TEST_CASE("config: run.math: auto (default) or simt, with where it was given", "[config]") {
+  const Config d = parse("problem: {n: 4}\n");
+  CHECK(d.math == mmapp::MathMode::automatic);
+  CHECK(d.origins.count("run.math") == 0);
+  const Config s = parse("problem: {n: 4}\nrun:\n  math: simt\n");
+  CHECK(s.math == mmapp::MathMode::simt);
+  CHECK(s.where("run.math").find(":3: run.math") != std::string::npos);
+  CHECK(parse("problem: {n: 4}\nrun: {math: auto}\n").math == mmapp::MathMode::automatic);
+  const Config set = parse("problem: {n: 4}\n", {"run.math=simt"});
+  CHECK(set.math == mmapp::MathMode::simt);
+  CHECK(set.where("run.math") == "--set run.math");
+  CHECK(std::string(mmapp::to_string(mmapp::MathMode::simt)) == "simt");
+  CHECK(std::string(mmapp::to_string(mmapp::MathMode::automatic)) == "auto");
+  require_round_trip(s);
+  require_round_trip(d);
+}
+
 TEST_CASE("config: inputs/example.yaml names every key the parser accepts", "[config]") {
   // The resolved deck lists every key (emit()); with until_stable on, its sub-keys too.
   const Config c = parse_deck(kInputs + "/example.yaml", {"run.until_stable=true"});
@@ -713,6 +731,10 @@ TEST_CASE("config: invalid decks name the file, the line and the key", "[config]
        "expected a fraction in (0, 1]"},
       {"noise_threshold over 100%", ok, {"run.noise_threshold=150%"}, "--set run.noise_threshold:", "got '150%'"},
       {"noise_threshold not a number", ok, {"run.noise_threshold=low"}, "--set run.noise_threshold:", "got 'low'"},
+      {"unknown math mode", "problem: {n: 4}\nrun:\n  math: tf32\n", {}, "bad.yaml:3: run.math:",
+       "unknown math mode 'tf32'; expected one of auto, simt"},
+      {"math mode not a scalar", "problem: {n: 4}\nrun:\n  math: [simt]\n", {}, "bad.yaml:3: run.math:", "got a list"},
+      {"bad --set math mode", ok, {"run.math=tensor"}, "--set run.math:", "unknown math mode 'tensor'"},
       {"until_stable: a string", "problem: {n: 4}\nrun:\n  until_stable: yes please\n", {},
        "bad.yaml:3: run.until_stable:", "expected false, true or a map {max_cv, max_seconds, max_repetitions}"},
       {"until_stable: unknown key", "problem: {n: 4}\nrun:\n  until_stable:\n    max_time: 3\n", {},

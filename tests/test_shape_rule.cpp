@@ -207,6 +207,35 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
   CHECK(mmapp::gpu_shape_rule(true, 8191, 8191, 8191, 132, nullptr, false) == C::big);
 }
 
+TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice, never DMMA", "[rule]") {
+  // Over a grid of shapes and SM counts: with tensor_cores = false the rule
+  // is the plain SIMT rule (the default argument) and never names a DMMA
+  // tile; float is the same with or without; with them double differs from
+  // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
+  const auto dmma = [](C c) { return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk; };
+  long n_dmma = 0, n_shapes = 0;
+  for (const bool is_double : {false, true})
+    for (const long sms : {1L, 16L, 108L, 132L})
+      for (const long m : {1L, 2L, 9L, 17L, 64L, 100L, 513L, 4096L, 20000L})
+        for (const long n : {1L, 3L, 5L, 64L, 250L, 4097L})
+          for (const long k : {1L, 31L, 1024L, 70000L}) {
+            INFO((is_double ? "double " : "float ") << m << "x" << n << "x" << k << " on " << sms << " SMs");
+            std::string why_simt, why_plain, why_tc;
+            const C simt = mmapp::gpu_shape_rule(is_double, m, n, k, sms, &why_simt, false);
+            const C plain = mmapp::gpu_shape_rule(is_double, m, n, k, sms, &why_plain);
+            const C tc = mmapp::gpu_shape_rule(is_double, m, n, k, sms, &why_tc, true);
+            ++n_shapes;
+            CHECK_FALSE(dmma(simt));
+            CHECK(simt == plain);
+            CHECK(why_simt == why_plain);
+            CHECK(why_simt.find("tensor") == std::string::npos);
+            if (!is_double) CHECK(tc == simt);
+            if (is_double) CHECK((tc == simt) != dmma(tc));
+            n_dmma += dmma(tc);
+          }
+  CHECK(n_dmma > n_shapes / 8);  // the grid does reach the tensor-core choices (288 of 864 shapes)
+}
+
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
   std::string why = "unset";
   CHECK(mmapp::host_rule_takes_rows(1, 8, &why));

@@ -14,6 +14,7 @@
 #include "core/exec_spaces.hpp"
 #include "deck/init.hpp"
 #include "kernels/catalog.hpp"
+#include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/vendor/vendor.hpp"
 #include "check/verify.hpp"
 
@@ -24,7 +25,11 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <cstring>
+#include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -174,17 +179,25 @@ void every_fault_fails(const std::vector<Shape>& shapes, const std::vector<Fault
       CHECK(verdict_of(c).passed);
       g_margin.add_correct(c, what + " vendor");
     }
+    // Every fault fails under plain rounding and, for float, under the
+    // looser model of 3xTF32 (larger bound: the margin must stay > 1).
+    std::vector<std::pair<mmapp::ProductRounding, std::string>> models{{{}, ""}};
+    if (std::is_same_v<T, float>)
+      models.push_back({mmapp::product_rounding(mmapp::MathPath::tf32x3, false), " (3xtf32 rounding)"});
     for (const Fault f : faults) {
       if (f == Fault::half_k && s.k < 2) continue;
-      INFO(what << ": " << fault_name(f));
-      const auto c = check.check(faulty_c<Space, T>(f, A, B, good));
-      const auto v = verdict_of(c);
-      CHECK_FALSE(v.passed);
-      CHECK(v.rows_failed >= 1);
-      if (f == Fault::tile_nan) CHECK(v.nonfinite == 64 * 64);
-      if (f != Fault::tile_nan) {
-        CHECK(v.worst_ratio > 1.0);
-        g_margin.fault.add(v.worst_ratio, what + ": " + fault_name(f));
+      const auto C = faulty_c<Space, T>(f, A, B, good);
+      for (const auto& [rounding, model] : models) {
+        INFO(what << ": " << fault_name(f) << model);
+        const auto c = check.check(C, rounding);
+        const auto v = verdict_of(c);
+        CHECK_FALSE(v.passed);
+        CHECK(v.rows_failed >= 1);
+        if (f == Fault::tile_nan) CHECK(v.nonfinite == 64 * 64);
+        if (f != Fault::tile_nan) {
+          CHECK(v.worst_ratio > 1.0);
+          g_margin.fault.add(v.worst_ratio, what + ": " + fault_name(f) + model);
+        }
       }
     }
   }
@@ -204,7 +217,8 @@ void every_variant_passes(const std::vector<Shape>& shapes) {
       const std::string what = std::string(Space::name()) + " " + dtype_name<T>() + " " + v.name + " " + v.shape() +
                                " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
       INFO(what);
-      const auto c = check.check(run_variant<Space, T>(v, A, B));
+      // The variant's math path sets the verifier's rounding model (as the driver does).
+      const auto c = check.check(run_variant<Space, T>(v, A, B), mmapp::product_rounding(v.math, std::is_same_v<T, double>));
       const auto verdict = verdict_of(c);
       INFO("worst resid/bound " << verdict.worst_ratio << " at row " << verdict.worst_row);
       CHECK(verdict.passed);
@@ -248,6 +262,75 @@ TEMPLATE_LIST_TEST_CASE("verifier: every kernel variant passes, 1x1x1 to 16x16x4
   every_variant_passes<TestType, float>(shapes);
   every_variant_passes<TestType, double>(shapes);
   print_margin();
+}
+
+namespace {
+/// C = A B (m x K times K x n, row-major host views) as the float tensor-core
+/// kernel computes it with the 3xTF32 split (kernels/gpu/tiled_gpu_mma.hpp,
+/// the host emulation of test_mma_host.cpp): per k, dc += a_small b_big, dc
+/// += a_big b_small (small parts scaled by 2^11), acc += a_big b_big, all in
+/// FP32 (products of TF32 parts are exact there); C = acc + dc 2^-11.
+template <class HostView>
+void emulate_3xtf32(const HostView& A, const HostView& B, const HostView& C) {
+  const auto part = [](std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  };
+  for (long i = 0; i < long(C.extent(0)); ++i)
+    for (long j = 0; j < long(C.extent(1)); ++j) {
+      float acc = 0, dc = 0;
+      for (long k = 0; k < long(A.extent(1)); ++k) {
+        std::uint32_t ab, as, bb, bs;
+        mmapp::detail::tf32_split(A(i, k), ab, as);
+        mmapp::detail::tf32_split(B(k, j), bb, bs);
+        dc += part(as) * part(bb);
+        dc += part(ab) * part(bs);
+        acc += part(ab) * part(bb);
+      }
+      C(i, j) = acc + dc * (1.0f / mmapp::detail::kTf32SmallScale);
+    }
+}
+}  // namespace
+
+TEST_CASE("verifier: 3xTF32 products need their math path's rounding model, K = 1 to 8", "[verify][mma]") {
+  // At K = 1 the plain bound is gamma_1(u) = u |ab|, below the split's
+  // product error (up to about 12 u): a correct 3xTF32 result fails it. With
+  // the path's ProductRounding every K passes; the faults still fail under
+  // it (every_fault_fails checks float with both models).
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const auto tf32x3 = mmapp::product_rounding(mmapp::MathPath::tf32x3, false);
+  CHECK(tf32x3.error == std::ldexp(3.0, -22) + std::ldexp(1.0, -32) + std::ldexp(1.0, -43));
+  CHECK(tf32x3.terms == 2);
+  CHECK(mmapp::product_rounding(mmapp::MathPath::simt, false).error == 0);
+  CHECK(mmapp::product_rounding(mmapp::MathPath::dmma, true).error == 0);
+  CHECK(mmapp::product_rounding(mmapp::MathPath::vendor, false).error == 0);
+  CHECK_THROWS_AS(mmapp::product_rounding(mmapp::MathPath::tf32x3, true), std::invalid_argument);
+  const long m = 512;
+  std::vector<long> plain_fails;
+  for (const long n : {1L, 3L})
+    for (long k = 1; k <= 8; ++k) {
+      const std::uint64_t seed = 1000 + 10 * k + n;
+      const auto A = random_matrix<Host, float>(m, k, 0, seed), B = random_matrix<Host, float>(k, n, 1, seed);
+      mmapp::Matrix<float, Host> C("C", m, n);
+      emulate_3xtf32(A, B, C);
+      const mmapp::FreivaldsCheck<Host, float> check(Host{}, A, B, 0, mmapp::ExactCheck::none, 10.0, seed);
+      INFO("3xTF32 emulated, " << m << "x" << n << "x" << k);
+      const auto with_path = verdict_of(check.check(C, tf32x3));
+      INFO("worst resid/bound with the path " << with_path.worst_ratio);
+      CHECK(with_path.passed);
+      if (!verdict_of(check.check(C)).passed) plain_fails.push_back(k);
+      g_margin.add_correct(check.check(C, tf32x3), "3xtf32 emulated " + std::to_string(m) + "x" + std::to_string(n) +
+                                                       "x" + std::to_string(k));
+    }
+  INFO("K failing the plain bound: " << plain_fails.size());
+  REQUIRE_FALSE(plain_fails.empty());
+  CHECK(std::count(plain_fails.begin(), plain_fails.end(), 1L) == 2);  // K = 1 fails at n = 1 and n = 3
+  // A negative error or fewer than one term per product is refused.
+  const auto A = random_matrix<Host, float>(4, 4, 0, 5), B = random_matrix<Host, float>(4, 4, 1, 5);
+  const mmapp::FreivaldsCheck<Host, float> check(Host{}, A, B, 0, mmapp::ExactCheck::none, 10.0, 5);
+  CHECK_THROWS_AS(check.check(A, {-1e-7, 1}), std::invalid_argument);
+  CHECK_THROWS_AS(check.check(A, {0, 0.5}), std::invalid_argument);
 }
 
 TEST_CASE("closed_form_c is the product of the closed-form A and B", "[verify][init]") {

@@ -47,6 +47,30 @@
 // mean); a wrong C inflates it only by u sqrt(K) times the error, far below
 // the error itself.
 //
+// Math paths (ProductRounding; kernels/math_path.hpp): both bounds above
+// assume every product a_ik b_kj exact before its rounding in T, true of
+// SIMT FMAs, FP64 tensor cores and the vendor GEMM in FP32/FP64. 3xTF32
+// (float on the TF32 tensor cores) sums instead a_big b_big + a_big b_small
+// + a_small b_big of TF32 parts: each product carries a relative error up to
+// e_p = 3 2^-22 + 2^-32 + 2^-43 (about 12 u, math_product_error; H. Ootomo
+// and R. Yokota, arXiv:2203.03341; P. Blanchard, N. J. Higham, F. Lopez,
+// T. Mary and S. Pranesh, SIAM J. Sci. Comput. 42(3), 2020), and its terms
+// meet up to 2K additions (math_terms_per_product: `terms` = 2). With these
+//   det_i  : gamma_K(u) -> gamma_{terms K}(u) + e_p (1 + gamma_{terms K}(u))
+//            (the product errors perturb the summed terms by at most e_p |ab|);
+//   sigma_i^2 : (K+1) -> (terms K + 1) (1 + e_p)^2, plus e_p^2 ((A.A)((B.B)(x.x))
+//            + (A.A)(y.y))_i: the split errors are independent and of either
+//            sign (round to nearest, ties away), one per element of A (da_ik,
+//            weighted in row i by y_k: the (A.A)(y.y) term) and of B (db_kj,
+//            weighted by a_ik x_j), their product terms a_small b_small
+//            likewise, each of size at most 2^-22 |ab|, so 9 * 2^-44 >= their
+//            variance factors; no e_p (|A||B||x|) term, which would grow
+//            like K;
+//   prob_i second-order term: (K + N + 2) u^2 -> (terms K + N + 2) u^2 + e_p^2.
+// At K = 1 gamma_1(u) = u is below 3xTF32's product error, so without the
+// path the check would fail correct 3xTF32 results (test_verify.cpp shows
+// it on a host emulation of the split).
+//
 // Exact checks, in the same pass over C: init identity -> C == A bit for bit;
 // ones -> C == K; closed_form -> C == closed_form_c(i, j, K) (init.hpp).
 // A non-finite element (e.g. the NaN poison of an element a kernel never
@@ -88,6 +112,7 @@
 
 #include "deck/init.hpp"
 #include "core/kokkos_compat.hpp"
+#include "kernels/math_path.hpp"
 #include "core/types.hpp"
 
 #include <mpi.h>
@@ -215,14 +240,38 @@ struct GridPlacement {
 /// dimension; Kz, Ny, Nw: the number of terms (plus extra additions) of the
 /// double-precision sums z, y and w. Returns the bound; `probabilistic` says
 /// which of the two bounds it is.
+/// ep, terms: the kernel's math path (ProductRounding): the extra relative
+/// error of each product and the summation terms per product (the kernel's
+/// K becomes terms * K in both bounds); 0 and 1 for plain rounding.
 KOKKOS_INLINE_FUNCTION double freivalds_row_bound(double w, double wabs, double wsq, double z, double zabs,
                                                   double zsq, double zy2, double K, double Kz, double Ny, double Nw,
-                                                  double u, double ud, double tau, bool& probabilistic) {
-  const double det = (gamma_n(K, u) + gamma_n(Kz, ud) + gamma_n(Ny, ud)) * zabs * (1 + 1e-12) + gamma_n(Nw, ud) * wabs;
-  const double var = (K + 1) * u * u * (zsq + wsq) + ud * ud * ((Ny + 1) * (wsq + w * w + zsq + zy2) + (Kz + 1) * (zy2 + z * z));
-  const double pb = tau * compat::sqrt(var) + (tau * tau / 2 + 1) * (K + Ny + 2) * u * u * zabs;
+                                                  double u, double ud, double tau, bool& probabilistic,
+                                                  double ep = 0, double terms = 1) {
+  const double Kt = terms * K, gk = gamma_n(Kt, u);
+  const double det = (gk + ep * (1 + gk) + gamma_n(Kz, ud) + gamma_n(Ny, ud)) * zabs * (1 + 1e-12) + gamma_n(Nw, ud) * wabs;
+  const double var = (Kt + 1) * u * u * (1 + ep) * (1 + ep) * (zsq + wsq) + ep * ep * (zsq + zy2) +
+                     ud * ud * ((Ny + 1) * (wsq + w * w + zsq + zy2) + (Kz + 1) * (zy2 + z * z));
+  const double pb = tau * compat::sqrt(var) + (tau * tau / 2 + 1) * ((Kt + Ny + 2) * u * u + ep * ep) * zabs;
   probabilistic = !(det < pb);
   return det < pb ? det : pb;
+}
+
+/// What a kernel's math path adds to the rounding model of the check (see
+/// the method comment; kernels/math_path.hpp computes both numbers from a
+/// path): `error`, the extra relative error e_p of every product a b before
+/// the accumulation (|computed product - ab| <= e_p |ab|, independent and of
+/// either sign between products); `terms`, the summation terms each product
+/// becomes (the kernel's gamma_K(u) becomes gamma_{terms K}(u)). The default
+/// is plain rounding of exact products (SIMT, DMMA, vendor in FP32/FP64).
+struct ProductRounding {
+  double error = 0;
+  double terms = 1;
+};
+
+/// The ProductRounding of a math path for element type double (is_double)
+/// or float (kernels/math_path.hpp).
+inline ProductRounding product_rounding(MathPath path, bool is_double) {
+  return {math_product_error(path, is_double), math_terms_per_product(path)};
 }
 
 /// Bytes the verifier allocates for its probes, products and per-row
@@ -278,8 +327,10 @@ class FreivaldsCheck {
 
   /// Checks C's block (|I| x |J|) against this rank's A and the probes,
   /// collectively along the process row when the grid has one (only process
-  /// column 0's LocalCheck then carries rows and counts).
-  LocalCheck check(const ConstMatrix<T, Space>& C) const;
+  /// column 0's LocalCheck then carries rows and counts). `rounding`: the
+  /// kernel's math path (default: plain rounding in T); throws
+  /// std::invalid_argument for a negative error or terms < 1.
+  LocalCheck check(const ConstMatrix<T, Space>& C, const ProductRounding& rounding = {}) const;
 
   // Steps of the construction and the check; public only because CUDA's
   // extended lambdas cannot live in private member functions.
@@ -432,7 +483,9 @@ void FreivaldsCheck<Space, T>::compute_rows() {
 }
 
 template <class Space, class T>
-LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const {
+LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C, const ProductRounding& rounding) const {
+  if (!(rounding.error >= 0) || !(rounding.terms >= 1))
+    throw std::invalid_argument("verifier: product rounding needs error >= 0 and terms >= 1");
   const long J = ncols_, K = where_.K, N = where_.N, row0 = where_.row0, col0 = where_.col0;
   const int exact = static_cast<int>(exact_);
   const ConstMatrix<T, Space> A = A_;
@@ -470,7 +523,7 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
   if (!where_.reports_rows || M_ == 0) return LocalCheck{};
 
   const double u = std::numeric_limits<T>::epsilon() / 2, ud = std::numeric_limits<double>::epsilon() / 2;
-  const double tau = tau_;
+  const double tau = tau_, ep = rounding.error, terms = rounding.terms;
   const double inf = std::numeric_limits<double>::infinity();
   // The extra additions of the partial sums over MPI (see the method
   // comment); none without communicators (the row split).
@@ -489,7 +542,7 @@ LocalCheck FreivaldsCheck<Space, T>::check(const ConstMatrix<T, Space>& C) const
           const double r = compat::fabs(w - z);
           bool is_prob = false;
           const double bound =
-              freivalds_row_bound(w, wabs, wsq, z, zabs, zsq, zy2, double(K), Kz, Ny, Nw, u, ud, tau, is_prob);
+              freivalds_row_bound(w, wabs, wsq, z, zabs, zsq, zy2, double(K), Kz, Ny, Nw, u, ud, tau, is_prob, ep, terms);
           const double ratio = r <= bound ? (bound > 0 ? r / bound : 0.0) : (bound > 0 ? r / bound : inf);
           if (!(r <= bound)) failed = true;
           if (!(ratio <= worst)) worst = ratio, res = r, bnd = bound, prob = is_prob ? 1.0 : 0.0;

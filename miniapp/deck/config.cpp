@@ -103,6 +103,8 @@ const char* to_string(Overlap o) {
   return "?";
 }
 
+const char* to_string(MathMode m) { return m == MathMode::simt ? "simt" : "auto"; }
+
 const char* to_string(Transfer t) {
   switch (t) {
     case Transfer::automatic: return "auto";
@@ -122,8 +124,8 @@ namespace {
 
 const std::vector<std::string> kRootKeys{"problem", "kernels", "run", "verify", "output", "parallel"};
 const std::vector<std::string> kProblemKeys{"n", "m", "k", "sizes", "dtype", "init", "seed"};
-const std::vector<std::string> kRunKeys{"warmup",          "repetitions",  "backend",
-                                        "rotate_inputs",   "noise_threshold", "until_stable"};
+const std::vector<std::string> kRunKeys{"warmup",          "repetitions",     "backend",      "rotate_inputs",
+                                        "noise_threshold", "until_stable",    "math"};
 const std::vector<std::string> kUntilStableKeys{"max_cv", "max_seconds", "max_repetitions"};
 const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
 const std::vector<std::string> kOutputKeys{"report"};
@@ -147,6 +149,7 @@ const std::vector<std::string> kDTypeNames{"float", "double"};
 const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
+const std::vector<std::string> kMathNames{"auto", "simt"};  // MathMode's order
 const std::vector<std::string> kOverlapNames{"auto", "ibcast", "none"};
 const std::vector<std::string> kTransferNames{"auto", "cuda-aware", "staged", "shared", "nccl"};
 
@@ -703,6 +706,10 @@ class DeckParser {
     if (const Field* r = s.find("rotate_inputs")) cfg.rotate_inputs = boolean(*r);
     if (const Field* t = s.find("noise_threshold")) cfg.noise_threshold = fraction(*t);
     if (const Field* u = s.find("until_stable")) parse_until_stable(*u, cfg);
+    if (const Field* m = s.find("math")) {
+      cfg.origins["run.math"] = where(*m);
+      cfg.math = static_cast<MathMode>(choice(*m, kMathNames, "math mode"));
+    }
   }
 
   /// run.until_stable: false (off; also null), true (on with the defaults)
@@ -988,6 +995,7 @@ std::string emit(const Config& c) {
   else
     out << YAML::Flow << c.backend;
   out << YAML::Key << "rotate_inputs" << YAML::Value << c.rotate_inputs;
+  out << YAML::Key << "math" << YAML::Value << to_string(c.math);
   out << YAML::Key << "noise_threshold" << YAML::Value << format_double(c.noise_threshold);
   out << YAML::Key << "until_stable" << YAML::Value;
   if (!c.until_stable.enabled) {

@@ -69,6 +69,13 @@ enum class Transfer { automatic, cuda_aware, staged, shared, nccl };
 ///            distributed.
 enum class DataMode { scatter, local };
 
+/// run.math: the arithmetic kernels may use. automatic ("auto", the
+/// default): any, the GPU shape rule taking tensor cores where the build
+/// has them; simt: no tensor cores (GPU `tiled` takes the shape rule's SIMT
+/// choice, `tile: auto` times only SIMT variants, and a kernels entry that
+/// names a tensor-core variant is refused).
+enum class MathMode { automatic, simt };
+
 /// One GEMM problem C(m x n) = A(m x k) * B(k x n); each in [1, INT_MAX].
 struct ProblemSize {
   long m = 0, n = 0, k = 0;
@@ -138,6 +145,7 @@ struct Config {
   int repetitions = 5;               ///< timed runs per kernel, >= 1
   std::vector<std::string> backend;  ///< empty: the build's default; one entry, or one per rank
   bool rotate_inputs = true;         ///< rotate input sets when A+B+C fit in the L2 (cuda)
+  MathMode math = MathMode::automatic;  ///< run.math: auto, or simt (no tensor cores)
   /// A run whose coefficient of variation (stddev / mean of its timed
   /// samples) is above this fraction is marked noisy (run.noise_threshold;
   /// the deck takes 0.05 or "5%").
@@ -243,6 +251,8 @@ const char* to_string(DType t);
 const char* to_string(Init i);
 /// "scatter" / "local".
 const char* to_string(DataMode d);
+/// "auto" / "simt" (run.math).
+const char* to_string(MathMode m);
 /// "auto" / "ibcast" / "none".
 const char* to_string(Overlap o);
 /// "auto" / "cuda-aware" / "staged" / "shared".

@@ -45,6 +45,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mmapp::detail {
@@ -86,7 +87,8 @@ RunRecord new_record(const Config& cfg, const std::string& kernel, const Problem
 /// Stopped after recording when a signal ended it.
 template <class Decomp, class Space, class T>
 void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std::vector<std::string>& backends,
-                PlannedKernel<Space, T>& p, const PhaseClock& common, const std::function<LocalCheck()>& check,
+                PlannedKernel<Space, T>& p, const PhaseClock& common,
+                const std::function<LocalCheck(const ProductRounding&)>& check_with,
                 std::vector<RunRecord>& out, std::size_t first_record, const DriverHooks& hooks) {
   const MPI_Comm comm = d.comm();
   const auto poison = [&] { Kokkos::deep_copy(d.C(), std::numeric_limits<T>::quiet_NaN()); };
@@ -100,6 +102,13 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
     rec.shape = p.variant.shape();
     rec.selection = p.selection;
   }
+  // The verifier's rounding model follows the variant's math path (a
+  // distributed GEMM is the vendor's).
+  const MathPath math = p.distributed ? MathPath::vendor : p.variant.math;
+  rec.math = math_path_name(math);
+  const std::function<LocalCheck()> check =
+      check_with ? std::function<LocalCheck()>([&] { return check_with(product_rounding(math, std::is_same_v<T, double>)); })
+                 : std::function<LocalCheck()>();
   std::vector<double> mine;
   if (stop) {
     rec.status = RunStatus::abandoned;
@@ -154,8 +163,10 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
                                                            exact_check_for(cfg.init), cfg.tolerance, probe_seed);
     });
   }
-  const std::function<LocalCheck()> check =
-      checker ? std::function<LocalCheck()>([&] { return checker->check(d.C()); }) : std::function<LocalCheck()>();
+  const std::function<LocalCheck(const ProductRounding&)> check =
+      checker ? std::function<LocalCheck(const ProductRounding&)>(
+                    [&](const ProductRounding& r) { return checker->check(d.C(), r); })
+              : std::function<LocalCheck(const ProductRounding&)>();
   if (checker) stop_point(comm);
 
   const std::size_t first_record = out.size();

@@ -75,10 +75,13 @@ std::vector<PlannedKernel<Space, T>> plan_kernels(const Config& cfg, long m, lon
       accept_distributed(spec, int(i));
       p.distributed = true;
     } else {
-      const auto r = resolve_kernel<Space, T>(spec, cfg.deck_path, int(i), m, n, k);
+      const bool simt_only = cfg.math == MathMode::simt;
+      const auto r = resolve_kernel<Space, T>(spec, cfg.deck_path, int(i), m, n, k, simt_only, cfg.where("run.math"));
       p.variant = r.variant;
       p.selection = r.selection;
-      if (spec.tile_auto) p.candidates = variants_named<Space, T>(spec.name);
+      if (spec.tile_auto)
+        for (auto& v : variants_named<Space, T>(spec.name))
+          if (!(simt_only && uses_tensor_cores(v.math))) p.candidates.push_back(std::move(v));
     }
     plan.push_back(std::move(p));
   };

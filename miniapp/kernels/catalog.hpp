@@ -16,6 +16,7 @@
 
 #include "core/types.hpp"
 #include "kernels/kernel_names.hpp"
+#include "kernels/math_path.hpp"
 #include "kernels/shape_rule.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -43,6 +44,7 @@ struct KernelVariant {
   WorkspaceFn workspace_bytes = nullptr;     ///< nullptr: needs none
   std::string tag;                           ///< further distinguishing words of the shape ("" for none)
   GpuRuleChoice rule = GpuRuleChoice::none;  ///< GPU `tiled`: the shape rule's choice this variant runs
+  MathPath math = MathPath::simt;            ///< its arithmetic (math_path.hpp): tensor cores, vendor or SIMT
   /// The shape as text, e.g. "128x128x8/8x8", "128x128x8/8x8 nopf"; "" when it has none.
   std::string shape() const {
     std::string s;
@@ -108,20 +110,23 @@ long gpu_sm_estimate(const Space& space) {
 /// host spaces a problem with fewer rows than the first variant's micro-tile
 /// (thread_tile[0], MR) takes the few-rows variant (tag "rows") when the name
 /// has one (host_rule_takes_rows). Otherwise the first variant, why =
-/// "default for the backend" ("" when the name has one variant).
+/// "default for the backend" ("" when the name has one variant). Without
+/// `tensor_cores_allowed` (the deck's run.math: simt) the GPU rule takes its
+/// SIMT choices (gpu_shape_rule with tensor_cores = false).
 template <class Space, class T>
 std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_name, long m, long n, long k,
-                            std::string& why) {
+                            std::string& why, bool tensor_cores_allowed = true) {
   if constexpr (is_host_space_v<Space>) {
     (void)n, (void)k;
     const long mr = same_name.front().thread_tile.empty() ? 0 : same_name.front().thread_tile[0];
     for (std::size_t i = 0; i < same_name.size(); ++i)
       if (same_name[i].tag == "rows" && host_rule_takes_rows(m, mr, &why)) return i;
+    (void)tensor_cores_allowed;  // host spaces have no tensor-core variants
   } else {
     if (!same_name.empty() && same_name.front().name == "tiled") {
       // The FP64 tensor-core choices only where the catalog compiled them (sm_80 and later).
       bool dmma = false;
-      for (const auto& v : same_name) dmma = dmma || v.rule == GpuRuleChoice::dmma_big;
+      for (const auto& v : same_name) dmma = dmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_big);
       const GpuRuleChoice c =
           gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma);
       for (std::size_t i = 0; i < same_name.size(); ++i)

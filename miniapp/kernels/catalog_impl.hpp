@@ -37,7 +37,7 @@ std::vector<KernelVariant<Space, T>> kernel_variants() {
     host_variants<Space, T>(v);
   else
     gpu_variants<Space, T>(v);
-  v.push_back({"vendor", {}, {}, &gemm_vendor<Space, T>, -1, nullptr, ""});
+  v.push_back({"vendor", {}, {}, &gemm_vendor<Space, T>, -1, nullptr, "", GpuRuleChoice::none, MathPath::vendor});
   return v;
 }
 

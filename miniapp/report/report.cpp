@@ -338,6 +338,7 @@ nlohmann::json report_json(const Config& cfg, const Provenance& prov, const std:
     rr["kernel"] = r.kernel;
     rr["tile"] = r.shape;
     rr["selection"] = r.selection;
+    if (!r.math.empty()) rr["math"] = r.math;
     rr["dtype"] = r.dtype;
     rr["backend"] = r.backends.empty() ? "" : r.backends.front();
     rr["backends"] = r.backends;

@@ -70,6 +70,7 @@ struct VerifyRecord {
 struct RunRecord {
   std::string kernel, shape, dtype;
   std::string selection;                  ///< why this variant ran ("deck", "default for shape: ...", "tile: auto ...")
+  std::string math;                       ///< its math path: "simt", "dmma", "3xtf32", "vendor" (kernels/math_path.hpp); "" if none ran
   std::vector<std::string> backends;      ///< backend of each rank (usually all equal)
   long m = 0, n = 0, k = 0;
   int warmup = 0, repetitions = 0, input_sets = 1;

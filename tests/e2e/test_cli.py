@@ -179,6 +179,9 @@ def test_small_deck_table_and_report(tmp):
         assert 0 <= v["worst_ratio"] <= 1 and v["worst_bound"] > 0 and v["bound_kind"] in ("probabilistic", "deterministic")
         assert v["rows_failed"] == 0 and v["nonfinite"] == 0 and v["seconds"] > 0
         assert run["status"] == "ok" and run["error"] is None
+        # The math path: vendor for the vendor, tensor cores only for a variant whose tag says so.
+        tc = next((t for t in ("dmma", "3xtf32") if any(w.startswith(t) for w in run["tile"].split())), None)
+        assert run["math"] == ("vendor" if run["kernel"] == "vendor" else tc or "simt"), (run["tile"], run["math"])
         assert (run["m"], run["n"], run["k"]) == (67, 45, 33)
         assert run["verified"] is True
         assert run["time_s"]["min"] <= run["time_s"]["median"] <= run["time_s"]["max"]
@@ -262,6 +265,7 @@ def test_bad_inputs_exit_2_and_write_nothing(tmp):
         ("problem: {n: 64}\nkernels: [fast]\n", "unknown kernel"),
         ("problem: {n: 64}\nkernels: [{name: tiled, tile: [7, 7, 7], thread_tile: [4, 4]}]\n", "available"),
         ("problem: {n: 64}\nrun: {backend: hip}\n", "run.backend"),
+        ("problem: {n: 64}\nrun: {math: tensor}\n", "run.math: unknown math mode 'tensor'"),
         ("problem: [oops\n", "malformed"),
     ]
     for text, fragment in cases:
@@ -280,6 +284,29 @@ def test_bad_inputs_exit_2_and_write_nothing(tmp):
     assert code == 2 and "backend" in err
     code, out, err = mmapp(deck(tmp, "problem: {n: 2000000}\n"), "--set", "kernels=[naive]")
     assert code == 2 and "needs" in err and "available" in err, (code, err)
+
+
+def test_run_math_simt(tmp):
+    """run.math: simt: every run's math is simt (vendor: vendor), the
+    resolved deck says so, and on a build with tensor cores a deck entry
+    naming a tensor-core variant is refused (exit 2, naming the key)."""
+    rep = os.path.join(tmp, "r.json")
+    code, out, err = mmapp(deck(tmp, "problem: {m: 70, n: 90, k: 300, dtype: [float, double]}\n"
+                                     "kernels: [tiled, {name: tiled, tile: auto}, vendor]\n"
+                                     "run: {warmup: 0, repetitions: 1, math: simt}\n"), "--report", rep)
+    assert code == 0, (code, out, err)
+    r = json.load(open(rep))
+    assert "math: simt" in r["deck"]["resolved_yaml"], r["deck"]["resolved_yaml"]
+    for run in r["runs"]:
+        assert run["math"] == ("vendor" if run["kernel"] == "vendor" else "simt"), (run["tile"], run["math"])
+        assert not any(w.startswith(("dmma", "3xtf32")) for c in run.get("autotune", []) for w in c["tile"].split()), run
+    code, out, err = mmapp("--list")
+    tc = [x.split(None, 4) for x in out.splitlines() if x.startswith("variant ") and (" dmma" in x or " 3xtf32" in x)]
+    if tc:  # a CUDA build for sm_80 and later
+        backend, dtype, kernel, label = tc[0][1], tc[0][2], tc[0][3], tc[0][4]
+        code, out, err = mmapp(deck(tmp, f"problem: {{n: 64, dtype: {dtype}}}\nrun: {{math: simt, backend: {backend}}}\n"
+                                         f"kernels:\n  - {{name: {kernel}, tile: '{label}'}}\n"))
+        assert code == 2 and "kernels[0].tile" in err and "run.math is simt" in err, (code, err)
 
 
 def test_failed_verification_exits_1(tmp):

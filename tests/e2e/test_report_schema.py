@@ -7,7 +7,8 @@ and deliberately broken copies of it (a missing or legacy schema_version, a
 float where an integer belongs, an undocumented field, times on an abandoned
 run, none on a finished one, a wrong type) are refused (exit 1, naming the
 report and the field); the e2e harness's folder check refuses them too. And
-the table tool (jobs/summarize.py, plot_reports.py --table) on such reports.
+the table tool (jobs/summarize.py, plot_reports.py --table) on such reports,
+with each run's math path (schema 2.1.0) in the table.
 
 Usage: test_report_schema.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
 """
@@ -48,6 +49,8 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
     code, out = check(rep)
     assert code == 0 and "1 report(s) valid" in out, (code, out)
     good = json.load(open(rep))
+    assert good["schema_version"] == "2.1.0", good["schema_version"]  # 2.1.0 added the runs' math
+    assert [(r["kernel"], r["math"]) for r in good["runs"]] == [("naive", "simt"), ("vendor", "vendor")], good["runs"]
     run0 = lambda d: d["runs"][0]
 
     def abandoned(d):
@@ -77,6 +80,7 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
         "negative sample": (lambda d: run0(d)["time_s"]["samples"].append(-1.0), "runs/0/time_s/samples"),
         "no command line": (lambda d: d.pop("command_line"), "command_line"),
         "unknown status": (lambda d: run0(d).update(status="done"), "runs/0/status"),
+        "unknown math path": (lambda d: run0(d).update(math="tf32"), "runs/0/math"),
     }
     os.makedirs(os.path.join(tmp, "broken"))
     for what, (spoil, where) in broken.items():
@@ -138,16 +142,24 @@ def test_table_tool_reads_the_schema_fields(tmp):
     code, out = tool(summarize, rep)
     assert code == 0, out
     head = out.splitlines()[0].split()
-    assert "median" in head and "CV" in head, head
+    assert "median" in head and "CV" in head and head[:2] == ["kernel", "math"], head
     for run in doc["runs"]:
         cv = f"{run['time_s']['cv'] * 100:.1f}%" + (" noisy" if run["noise"]["noisy"] else "")
         line = next(x for x in out.splitlines() if x.startswith(run["kernel"] + " "))
         assert f"{run['time_s']['median'] * 1e3:.3f}" in line and cv in line, (line, cv)
+        assert line.split()[1] == run["math"], (line, run["math"])  # the math path, from the report
     assert "2 runs from 1 report(s); 0 not verified" in out, out
     legacy = sorted(glob.glob(os.path.join(ARGS.source, "docs", "results", "*", "*.json")))[:1]
     if legacy:
         code, out = tool(summarize, rep, *legacy)
         assert code == 0 and "legacy report(s)" in out, out
+    # A 2.0.0 report (before the runs' math): "-" in the math column.
+    old = copy.deepcopy(doc)
+    old["schema_version"] = "2.0.0"
+    for run in old["runs"]:
+        del run["math"]
+    code, out = tool(summarize, write(os.path.join(tmp, "old.json"), old))
+    assert code == 0 and all(x.split()[1] == "-" for x in out.splitlines()[2:4]), out
     doc["runs"][0]["verified"] = False
     unverified = write(os.path.join(tmp, "unverified.json"), doc)
     code, out = tool(summarize, "--strict", rep, unverified)

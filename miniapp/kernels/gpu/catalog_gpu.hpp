@@ -221,7 +221,7 @@ KernelVariant<Space, T> warp_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
 }
 /// A gemm_tiled_mma variant (tensor cores): tile {BM, BN, BK}, thread tile
 /// {WM, WN} (the warp's tile: its lanes share the MMA tiles), tag
-/// gpu_mma_tag ("dmma ..." or "3xtf32 ...").
+/// gpu_mma_tag ("dmma ..." or "3xtf32 ..."), math path dmma or tf32x3.
 template <class Cfg, class Space, class T>
 KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
   return {"tiled",
@@ -231,7 +231,8 @@ KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           1,
           Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
           gpu_mma_tag<Cfg, T>(),
-          rule};
+          rule,
+          std::is_same_v<T, double> ? MathPath::dmma : MathPath::tf32x3};
 }
 /// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
 template <int MT, int KS, int Kc, class Space, class T>
