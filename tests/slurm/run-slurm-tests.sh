@@ -448,7 +448,7 @@ if ! out_budget "$t"; then
       rows=$(($(wc -l <"$csv") - 1))
       [[ "$rows" == "$expected_rows" ]] || problems+=("gather: $rows CSV rows in $csv, expected $expected_rows")
       for s in "${sizes[@]}"; do
-        grep -qE "^[^ ]+ +[^ ]+ +[^ ]+ +$s +$s " "$results/mmapp-gather-$gather_id/summary.txt" ||
+        grep -qE " $s +$s +$s " "$results/mmapp-gather-$gather_id/summary.txt" ||  # m n k of the square size
           problems+=("gather: no row for n=$s in summary.txt")
       done
     fi
