@@ -355,7 +355,9 @@ namespace {
 /// aligned (pad 1), split-K over several slices, and operands scaled
 /// towards FLT_MIN / DBL_MIN (A by 2^-120 (float) or 2^-1000 (double), B
 /// by 2^100: the 3xTF32 split's small part of A would underflow without its
-/// 2^11 scale). A build for sm_80 or later must have them.
+/// 2^11 scale), and init wide (exponents over 2^-60..2^40 in float,
+/// 2^-60..2^60 in double, init.hpp: products of a small part fall to 2^-131
+/// and below). A build for sm_80 or later must have them.
 template <class Space, class T>
 void check_tensor_core_variants() {
   if constexpr (!mmapp::is_host_space_v<Space>) {
@@ -370,21 +372,25 @@ void check_tensor_core_variants() {
       double beta;
       long pad;
       int scale_a, scale_b;  // powers of two applied to A and B
+      mmapp::Init init = mmapp::Init::random;  // of A and B
     };
     const int tiny = std::is_same_v<T, float> ? -120 : -1000;
     const std::vector<Case> cases{{129, 257, 31, 0, 0, 0, 0},     {1, 1, 1, 0, 0, 0, 0},       {17, 33, 65, -0.75, 1, 0, 0},
                                   {333, 190, 1537, 0.5, 0, 0, 0}, {70, 99, 5000, 0, 0, 0, 0},  {64, 64, 2049, 0, 1, 0, 0},
-                                  {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100}};
+                                  {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100},
+                                  {200, 300, 300, 0, 0, 0, 0, mmapp::Init::wide},
+                                  {129, 257, 1537, 0.5, 1, 0, 0, mmapp::Init::wide}};
     std::uint64_t seed = 404;
     for (const auto& c : cases) {
       const T sa = T(std::ldexp(1.0, c.scale_a)), sb = T(std::ldexp(1.0, c.scale_b));
-      const auto A = mmapp_test::padded<Space, T>(c.m, c.k, c.pad, 0, seed, sa);
-      const auto B = mmapp_test::padded<Space, T>(c.k, c.n, c.pad, 1, seed, sb);
+      const auto A = mmapp_test::padded<Space, T>(c.m, c.k, c.pad, 0, seed, sa, c.init);
+      const auto B = mmapp_test::padded<Space, T>(c.k, c.n, c.pad, 1, seed, sb, c.init);
       const auto C0 = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed);
       ++seed;
       for (const auto& v : tc) {
         INFO(Space::name() << " " << v.shape() << " m=" << c.m << " n=" << c.n << " k=" << c.k << " beta=" << c.beta
-                           << " pad=" << c.pad << " scales 2^" << c.scale_a << ", 2^" << c.scale_b);
+                           << " pad=" << c.pad << " scales 2^" << c.scale_a << ", 2^" << c.scale_b << " init "
+                           << mmapp::to_string(c.init));
         auto C = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed - 1);
         if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
         mmapp::Workspace<Space> work("work", v.workspace(c.m, c.n, c.k));
