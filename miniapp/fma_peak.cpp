@@ -1,22 +1,34 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The mmapp developers
-// fma_peak.cpp — mmapp-fma-peak: the measured multiply-add ceiling of one
-// device (or the host cores), float and double, to set GEMM figures against
-// (docs/performance.md, The ceilings). One process, no MPI, no deck.
+// fma_peak.cpp — mmapp-fma-peak: the measured arithmetic ceilings of one
+// device (or the host cores) to set GEMM figures against (docs/performance.md,
+// The ceilings): the multiply-add rate, float and double, and on GPUs with
+// tensor cores the `mma.sync` rates, FP64 (DMMA) and TF32. One process, no
+// MPI, no deck.
 //
 //   mmapp-fma-peak [--backend openmp|cuda|serial] [--dtype float|double|both]
-//                  [--seconds S] [--repetitions R] [--items N] [--kokkos-...]
+//                  [--what fma|mma|all] [--seconds S] [--repetitions R]
+//                  [--items N] [--kokkos-...]
 //
-// Each launch runs kernels/fma_peak.hpp's chains for about S seconds (the
+// Each launch runs kernels/fma_peak.hpp's chains (fma) or
+// kernels/gpu/mma_peak.hpp's mma chains (mma: dmma m8n8k4 f64 from sm_80,
+// dmma m16n8k4/k8/k16 f64 on sm_90, tf32 m16n8k8 from sm_80; --dtype double
+// selects the dmma lines, float the tf32 line) for about S seconds (the
 // iteration count is calibrated from a short launch first, untimed); R timed
 // launches follow one untimed warm-up; the median gives TFLOP/s. Long
 // launches (S = 2 by default) hold the device at its sustained clock, so a
 // power-limited part reports the rate it can keep, not its boost rate.
-// The result of every launch is checked bit for bit against the same
-// recurrence run on the host in T, fused or unfused (fma_chains_reference;
-// the first and last work item): a kernel that skipped work fails with exit
-// code 1. Exit code 2 on bad arguments.
+// The result of every launch is checked bit for bit against the host: the
+// fma chains against the same recurrence run on the host in T, fused or
+// unfused (fma_chains_reference; the first and last work item), every mma
+// accumulator against its closed form (mma_chains_reference): a kernel that
+// skipped work fails with exit code 1. An mma line on a build without the
+// instruction (host backends, GPUs before sm_80, sm_80 for the sm_90 shapes)
+// says "not available on this build" and is no failure. Exit code 2 on bad
+// arguments.
 #include "core/exec_spaces.hpp"
+#include "kernels/gpu/mma_peak.hpp"
+#include "kernels/gpu/warp/mma_arch.hpp"
 #include "kernels/portable/fma_peak.hpp"
 #include "core/stats.hpp"
 
@@ -27,14 +39,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 namespace {
 
 struct Options {
   std::string backend = mmapp::default_backend();
   std::string dtype = "both";
+  std::string what = "all";
   double seconds = 2.0;
   int repetitions = 5;
   long items = 0;  // 0: 4 x the space's concurrency
@@ -84,18 +103,117 @@ bool measure(const Options& opt) {
   return ok;
 }
 
+/// SMs of the current CUDA device (0 where it cannot be read).
+int cuda_sm_count() {
+#ifdef KOKKOS_ENABLE_CUDA
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) == cudaSuccess &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess)
+    return sms;
+#endif
+  return 0;
+}
+
+/// One mma line: Shape's `mma.sync` chains (kernels/gpu/mma_peak.hpp) on
+/// every SM (kMmaTeamsPerSm<Shape> teams of kMmaWarpsPerTeam warps each, all
+/// resident at once under the kernel's launch bounds), calibrated, timed and
+/// checked as measure() does; every element of every warp's accumulators is
+/// compared bit for bit with mma_chains_reference.
+template <class Space, class Shape>
+bool measure_mma(const Options& opt, const char* label) {
+  const Space space;
+  const int sms = cuda_sm_count();
+  if (sms <= 0) {
+    fmt::print("mma-peak {} {}: WRONG RESULT (the device's SM count could not be read)\n", Space::name(), label);
+    return false;
+  }
+  using E = typename Shape::Elem;
+  const long warps = long(sms) * mmapp::kMmaTeamsPerSm<Shape> * mmapp::kMmaWarpsPerTeam;
+  mmapp::MmaPeakOut<Shape, Space> out("mma_peak_out", warps, 32, Shape::c_regs);
+  auto run = [&](long iters) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    mmapp::mma_chains<Shape, Space>(space, out, iters);
+    space.fence();
+    return timer.seconds();
+  };
+  long iters = 256;
+  double t = run(iters);
+  while (t < 0.05 && iters < (1L << 40)) t = run(iters *= 4);
+  iters = std::max(1L, long(double(iters) * opt.seconds / t));
+  if (mmapp::mma_peak_steps_sign(iters) == 0) ++iters;  // a launch that did nothing would leave zeros
+  run(iters);  // warm-up at the measured size
+  E ref[32][Shape::c_regs];
+  for (int l = 0; l < 32; ++l)
+    for (int r = 0; r < Shape::c_regs; ++r) ref[l][r] = mmapp::mma_chains_reference<Shape>(l, r, iters);
+  std::vector<double> samples;
+  bool ok = true;
+  for (int rep = 0; rep < opt.repetitions; ++rep) {
+    Kokkos::deep_copy(out, std::numeric_limits<E>::quiet_NaN());  // poison: a warp that never stores fails
+    samples.push_back(run(iters));
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (long w = 0; w < warps; ++w)
+      for (int l = 0; l < 32; ++l)
+        for (int r = 0; r < Shape::c_regs; ++r) ok &= h(w, l, r) == ref[l][r];
+  }
+  const auto st = mmapp::summarize(samples);
+  const double flops = mmapp::mma_chains_flops<Shape>(warps, iters);
+  fmt::print("mma-peak {} {}: {:.2f} TFLOP/s (median of {}; min-max {:.2f}-{:.2f}), {:.3f} s per launch, "
+             "{} warps x {} chains x {} steps, {}\n",
+             Space::name(), label, flops / st.median * 1e-12, opt.repetitions, flops / st.max * 1e-12,
+             flops / st.min * 1e-12, st.median, warps, mmapp::kMmaChains, iters, ok ? "checked" : "WRONG RESULT");
+  std::fflush(stdout);
+  return ok;
+}
+
+/// The mma lines of --dtype: dmma (double) and tf32 (float), each measured
+/// where this build has the instruction on a CUDA space, else one line
+/// saying so (not a failure).
+template <class Space>
+bool measure_mma_all(const Options& opt) {
+  constexpr bool gpu = !std::is_same_v<typename Space::memory_space, Kokkos::HostSpace>;
+  const auto line = [&](auto shape, const char* label, auto compiled) {
+    using Shape = decltype(shape);
+    if constexpr (gpu && decltype(compiled)::value) {
+      return measure_mma<Space, Shape>(opt, label);
+    } else {
+      fmt::print("mma-peak {} {}: not available on this build ({})\n", Space::name(), label,
+                 !gpu                     ? "tensor cores: CUDA backend only"
+                 : Shape::min_arch >= 900 ? "needs a CUDA build for sm_90"
+                                          : "needs a CUDA build for sm_80 or later");
+      std::fflush(stdout);
+      return true;
+    }
+  };
+  bool ok = true;
+  if (opt.dtype != "float") {
+    ok &= line(mmapp::detail::MmaF64m8n8k4{}, "dmma m8n8k4 f64", std::bool_constant<mmapp::kGpuTensorCores>{});
+    ok &= line(mmapp::detail::MmaF64m16n8k4{}, "dmma m16n8k4 f64", std::bool_constant<mmapp::kGpuMmaSm90>{});
+    ok &= line(mmapp::detail::MmaF64m16n8k8{}, "dmma m16n8k8 f64", std::bool_constant<mmapp::kGpuMmaSm90>{});
+    ok &= line(mmapp::detail::MmaF64m16n8k16{}, "dmma m16n8k16 f64", std::bool_constant<mmapp::kGpuMmaSm90>{});
+  }
+  if (opt.dtype != "double")
+    ok &= line(mmapp::detail::MmaTf32m16n8k8{}, "tf32 m16n8k8", std::bool_constant<mmapp::kGpuTensorCores>{});
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  CLI::App app{"mmapp-fma-peak: the sustained multiply-add rate (TFLOP/s) of one execution space, float and double",
+  CLI::App app{"mmapp-fma-peak: the sustained multiply-add rate (TFLOP/s) of one execution space, float and "
+               "double, and its tensor-core mma.sync rates (DMMA, TF32) where the build has them",
                "mmapp-fma-peak"};
   Options opt;
   app.add_option("--backend", opt.backend,
                  "execution space: " + fmt::format("{}", fmt::join(mmapp::enabled_backends(), "|")));
   app.add_option("--dtype", opt.dtype, "float, double or both")->check(CLI::IsMember({"float", "double", "both"}));
+  app.add_option("--what", opt.what,
+                 "fma (multiply-add chains), mma (tensor-core mma.sync chains: dmma for double, tf32 for float) "
+                 "or all")
+      ->check(CLI::IsMember({"fma", "mma", "all"}));
   app.add_option("--seconds", opt.seconds, "length of one timed launch, in seconds")->check(CLI::Range(0.01, 60.0));
   app.add_option("--repetitions", opt.repetitions, "timed launches")->check(CLI::Range(1, 1000));
-  app.add_option("--items", opt.items, "work items per launch (default: 4 x the space's concurrency)")
+  app.add_option("--items", opt.items, "fma work items per launch (default: 4 x the space's concurrency)")
       ->check(CLI::Range(1L, 1L << 34));
   app.allow_extras();  // --kokkos-* options go to Kokkos::initialize
   try {
@@ -117,8 +235,11 @@ int main(int argc, char* argv[]) {
   bool ok = true;
   mmapp::with_backend(opt.backend, [&](auto space) {
     using Space = decltype(space);
-    if (opt.dtype != "double") ok &= measure<Space, float>(opt);
-    if (opt.dtype != "float") ok &= measure<Space, double>(opt);
+    if (opt.what != "mma") {
+      if (opt.dtype != "double") ok &= measure<Space, float>(opt);
+      if (opt.dtype != "float") ok &= measure<Space, double>(opt);
+    }
+    if (opt.what != "fma") ok &= measure_mma_all<Space>(opt);
   });
   return ok ? 0 : 1;
 }

@@ -21,13 +21,14 @@ namespace mmapp_test {
 
 /// An m x n matrix in a LayoutRight view whose rows are `pad` elements longer
 /// than n (a subview of an m x (n + pad) allocation: stride(0) = n + pad),
-/// filled from the app's generator (operand `which`, `seed`), each element
-/// times `scale` (a power of two keeps the values exact).
+/// filled from the app's generator (operand `which`, `seed`, `init`: random
+/// or wide), each element times `scale` (a power of two keeps the values exact).
 template <class Space, class T>
-mmapp::Matrix<T, Space> padded(long m, long n, long pad, int which, std::uint64_t seed, T scale = T(1)) {
+mmapp::Matrix<T, Space> padded(long m, long n, long pad, int which, std::uint64_t seed, T scale = T(1),
+                               mmapp::Init init = mmapp::Init::random) {
   mmapp::Matrix<T, Space> full("full", m, n + pad);
   mmapp::HostMatrix<T> h("h", m, n + pad);
-  mmapp::fill_matrix<T>(h, which, 0, mmapp::Init::random, seed);
+  mmapp::fill_matrix<T>(h, which, 0, init, seed);
   if (scale != T(1))
     for (long i = 0; i < m; ++i)
       for (long j = 0; j < n + pad; ++j) h(i, j) *= scale;

@@ -227,6 +227,8 @@ TEST_CASE("config: dtype, init and seed", "[config]") {
   CHECK(parse("problem: {n: 4, init: identity}\n").init == Init::identity);
   CHECK(parse("problem: {m: 3, n: 4, k: 4, init: identity}\n").init == Init::identity);
   CHECK(parse("problem: {n: 4, init: ones}\n").init == Init::ones);
+  CHECK(parse("problem: {n: 4, init: wide}\n").init == Init::wide);
+  CHECK(parse("problem: {m: 3, n: 4, k: 100000000, dtype: [float, double], init: wide}\n").init == Init::wide);
   CHECK(parse("problem: {n: 4, seed: 0}\n").seed == 0u);
   CHECK(parse("problem: {n: 4, seed: 18446744073709551615}\n").seed == 18446744073709551615ull);
   CHECK(to_string(DType::f32) == std::string("float"));
@@ -234,6 +236,7 @@ TEST_CASE("config: dtype, init and seed", "[config]") {
   CHECK(to_string(Init::random) == std::string("random"));
   CHECK(to_string(Init::identity) == std::string("identity"));
   CHECK(to_string(Init::ones) == std::string("ones"));
+  CHECK(to_string(Init::wide) == std::string("wide"));
   CHECK(to_string(DataMode::scatter) == std::string("scatter"));
   CHECK(to_string(DataMode::local) == std::string("local"));
 }

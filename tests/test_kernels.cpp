@@ -12,6 +12,7 @@
 // (C = A B + beta C0). Also: B = I gives C == A bit for bit.
 #include "deck/init.hpp"
 #include "kernels/portable/fma_peak.hpp"
+#include "kernels/gpu/mma_peak.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/gpu/gemv_gpu.hpp"
 #include "kernels/gpu/splitk.hpp"
@@ -250,6 +251,54 @@ void check_fma_chains() {
   CHECK(mmapp::fma_chains_flops(items, iters) == 2.0 * items * mmapp::kFmaChains * iters);
 }
 
+/// The tensor-core peak loop's closed form (kernels/gpu/mma_peak.hpp), on
+/// the host: n steps of a warp's chain, emulated lane by lane (mma_emulate,
+/// A and B from mma_peak_a / mma_peak_b through Shape's layouts), equal
+/// mma_chains_reference bit for bit; tri(n) (mma_peak_steps_sign) is the
+/// signed count of steps when the A fragment flips sign every kMmaFlip
+/// steps; every element of A B is a signed power of two up to 4, so the
+/// largest accumulator, kMmaFlip * 4, is exact in Shape::Elem; one step
+/// fewer changes the expected value.
+template <class Shape>
+void check_mma_peak_closed_form() {
+  using E = typename Shape::Elem;
+  using Reg = typename Shape::Reg;
+  Reg a[32][Shape::a_regs], b[32][Shape::b_regs];
+  for (int l = 0; l < 32; ++l) {
+    for (int q = 0; q < Shape::a_regs; ++q)
+      a[l][q] = mmapp::detail::mma_peak_reg<Shape>(mmapp::mma_peak_a(Shape::a_row(l, q), Shape::a_col(l, q), Shape::K));
+    for (int q = 0; q < Shape::b_regs; ++q)
+      b[l][q] = mmapp::detail::mma_peak_reg<Shape>(mmapp::mma_peak_b(Shape::b_row(l, q), Shape::b_col(l, q)));
+  }
+  // n steps from C = 0, every lane's accumulator fed back (a chain).
+  E c[32][Shape::c_regs] = {};
+  long wrong = 0, not_pow2 = 0;
+  for (long n = 1; n <= 9; ++n) {
+    E d[32][Shape::c_regs];
+    for (int l = 0; l < 32; ++l) mmapp::detail::mma_emulate<Shape>(l, a, b, c[l], d[l]);
+    for (int l = 0; l < 32; ++l)
+      for (int r = 0; r < Shape::c_regs; ++r) {
+        c[l][r] = d[l][r];
+        wrong += !(c[l][r] == mmapp::mma_chains_reference<Shape>(l, r, n));
+        if (n == 1) {
+          const double v = std::fabs(double(c[l][r]));
+          not_pow2 += !(v == 1 || v == 2 || v == 4);
+        }
+      }
+  }
+  CHECK(wrong == 0);
+  CHECK(not_pow2 == 0);
+  // The largest value and one step fewer.
+  for (int l = 0; l < 32; ++l)
+    for (int r = 0; r < Shape::c_regs; ++r) {
+      const E one = mmapp::mma_chains_reference<Shape>(l, r, 1);
+      CHECK(double(mmapp::mma_chains_reference<Shape>(l, r, mmapp::kMmaFlip)) == double(mmapp::kMmaFlip) * double(one));
+      CHECK(mmapp::mma_chains_reference<Shape>(l, r, 3 * mmapp::kMmaFlip + 5) !=
+            mmapp::mma_chains_reference<Shape>(l, r, 3 * mmapp::kMmaFlip + 4));
+    }
+  CHECK(mmapp::mma_chains_flops<Shape>(3, 5) == 2.0 * Shape::M * Shape::N * Shape::K * mmapp::kMmaChains * 15);
+}
+
 /// The GPU shape rule (gpu_shape_rule, through default_variant) on classes whose choice
 /// does not depend on the device's SM count: the variant's tag. (Float
 /// 8192^3: its 2048 tiles of 128x256 fill their waves to at least 90% for
@@ -306,7 +355,9 @@ namespace {
 /// aligned (pad 1), split-K over several slices, and operands scaled
 /// towards FLT_MIN / DBL_MIN (A by 2^-120 (float) or 2^-1000 (double), B
 /// by 2^100: the 3xTF32 split's small part of A would underflow without its
-/// 2^11 scale). A build for sm_80 or later must have them.
+/// 2^11 scale), and init wide (exponents over 2^-60..2^40 in float,
+/// 2^-60..2^60 in double, init.hpp: products of a small part fall to 2^-131
+/// and below). A build for sm_80 or later must have them.
 template <class Space, class T>
 void check_tensor_core_variants() {
   if constexpr (!mmapp::is_host_space_v<Space>) {
@@ -321,21 +372,25 @@ void check_tensor_core_variants() {
       double beta;
       long pad;
       int scale_a, scale_b;  // powers of two applied to A and B
+      mmapp::Init init = mmapp::Init::random;  // of A and B
     };
     const int tiny = std::is_same_v<T, float> ? -120 : -1000;
     const std::vector<Case> cases{{129, 257, 31, 0, 0, 0, 0},     {1, 1, 1, 0, 0, 0, 0},       {17, 33, 65, -0.75, 1, 0, 0},
                                   {333, 190, 1537, 0.5, 0, 0, 0}, {70, 99, 5000, 0, 0, 0, 0},  {64, 64, 2049, 0, 1, 0, 0},
-                                  {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100}};
+                                  {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100},
+                                  {200, 300, 300, 0, 0, 0, 0, mmapp::Init::wide},
+                                  {129, 257, 1537, 0.5, 1, 0, 0, mmapp::Init::wide}};
     std::uint64_t seed = 404;
     for (const auto& c : cases) {
       const T sa = T(std::ldexp(1.0, c.scale_a)), sb = T(std::ldexp(1.0, c.scale_b));
-      const auto A = mmapp_test::padded<Space, T>(c.m, c.k, c.pad, 0, seed, sa);
-      const auto B = mmapp_test::padded<Space, T>(c.k, c.n, c.pad, 1, seed, sb);
+      const auto A = mmapp_test::padded<Space, T>(c.m, c.k, c.pad, 0, seed, sa, c.init);
+      const auto B = mmapp_test::padded<Space, T>(c.k, c.n, c.pad, 1, seed, sb, c.init);
       const auto C0 = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed);
       ++seed;
       for (const auto& v : tc) {
         INFO(Space::name() << " " << v.shape() << " m=" << c.m << " n=" << c.n << " k=" << c.k << " beta=" << c.beta
-                           << " pad=" << c.pad << " scales 2^" << c.scale_a << ", 2^" << c.scale_b);
+                           << " pad=" << c.pad << " scales 2^" << c.scale_a << ", 2^" << c.scale_b << " init "
+                           << mmapp::to_string(c.init));
         auto C = mmapp_test::padded<Space, T>(c.m, c.n, c.pad, 2, seed - 1);
         if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
         mmapp::Workspace<Space> work("work", v.workspace(c.m, c.n, c.k));
@@ -363,6 +418,22 @@ TEMPLATE_LIST_TEST_CASE("the GPU shape rule picks the documented variant per cla
 TEMPLATE_LIST_TEST_CASE("the multiply-add ceiling kernel computes every step", "[kernels]", mmapp::EnabledSpaces) {
   check_fma_chains<TestType, float>();
   check_fma_chains<TestType, double>();
+}
+
+TEST_CASE("the tensor-core ceiling loop's closed form holds on the host emulation", "[kernels][mma-peak]") {
+  // tri(n) is the sum of the signs the A fragment has at each step.
+  long sum = 0;
+  long wrong = 0;
+  for (long n = 1; n <= 3 * mmapp::kMmaFlip + 7; ++n) {
+    sum += (((n - 1) / mmapp::kMmaFlip) % 2 == 0) ? 1 : -1;
+    wrong += sum != mmapp::mma_peak_steps_sign(n);
+  }
+  CHECK(wrong == 0);
+  check_mma_peak_closed_form<mmapp::detail::MmaF64m8n8k4>();
+  check_mma_peak_closed_form<mmapp::detail::MmaF64m16n8k4>();
+  check_mma_peak_closed_form<mmapp::detail::MmaF64m16n8k8>();
+  check_mma_peak_closed_form<mmapp::detail::MmaF64m16n8k16>();
+  check_mma_peak_closed_form<mmapp::detail::MmaTf32m16n8k8>();
 }
 
 TEMPLATE_LIST_TEST_CASE("split-K reduction sums in its documented fixed order, bit for bit", "[kernels]",

@@ -207,15 +207,17 @@ const std::vector<Fault> all_faults{Fault::element, Fault::row_shift, Fault::til
                                     Fault::tile_zero, Fault::zero,      Fault::half_k};
 
 template <class Space, class T>
-void every_variant_passes(const std::vector<Shape>& shapes) {
+void every_variant_passes(const std::vector<Shape>& shapes, const mmapp::Init init = mmapp::Init::random) {
   std::uint64_t seed = 7;
   for (const auto& s : shapes) {
-    const auto A = random_matrix<Space, T>(s.m, s.k, 0, seed), B = random_matrix<Space, T>(s.k, s.n, 1, seed);
+    const auto A = random_matrix<Space, T>(s.m, s.k, 0, seed, init);
+    const auto B = random_matrix<Space, T>(s.k, s.n, 1, seed, init);
     ++seed;
     const mmapp::FreivaldsCheck<Space, T> check(Space{}, A, B, 0, mmapp::ExactCheck::none, 10.0, seed);
     for (const auto& v : mmapp::kernel_variants<Space, T>()) {
-      const std::string what = std::string(Space::name()) + " " + dtype_name<T>() + " " + v.name + " " + v.shape() +
-                               " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+      const std::string what = std::string(Space::name()) + " " + dtype_name<T>() + " " + mmapp::to_string(init) +
+                               " " + v.name + " " + v.shape() + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
+                               "x" + std::to_string(s.k);
       INFO(what);
       // The variant's math path sets the verifier's rounding model (as the driver does).
       const auto c = check.check(run_variant<Space, T>(v, A, B), mmapp::product_rounding(v.math, std::is_same_v<T, double>));
@@ -331,6 +333,63 @@ TEST_CASE("verifier: 3xTF32 products need their math path's rounding model, K = 
   const mmapp::FreivaldsCheck<Host, float> check(Host{}, A, B, 0, mmapp::ExactCheck::none, 10.0, 5);
   CHECK_THROWS_AS(check.check(A, {-1e-7, 1}), std::invalid_argument);
   CHECK_THROWS_AS(check.check(A, {0, 0.5}), std::invalid_argument);
+}
+
+TEMPLATE_LIST_TEST_CASE("verifier: every kernel variant passes on init wide (exponents over 2^-60..2^60)",
+                        "[verify][kernels][init]", mmapp::EnabledSpaces) {
+  // No multiple of any tile; K above every host KC (float 512, double 256)
+  // and over several split-K slices.
+  const std::vector<Shape> shapes{{1, 1, 1}, {3, 4, 5}, {129, 257, 31}, {1, 777, 300}, {300, 1, 2000},
+                                  {70, 99, 1537}, {9, 40, 8229}};
+  every_variant_passes<TestType, float>(shapes, mmapp::Init::wide);
+  every_variant_passes<TestType, double>(shapes, mmapp::Init::wide);
+  print_margin();
+}
+
+/// init wide's values: normal numbers of both signs whose binary exponents
+/// cover exactly [WideExponents<T>::lo, hi], each a pure function of
+/// (seed, matrix, i, j): rows generated at an offset equal the same rows of
+/// the whole matrix, and another seed gives other values.
+template <class T>
+void check_wide_values() {
+  constexpr int lo = mmapp::WideExponents<T>::lo, hi = mmapp::WideExponents<T>::hi;
+  const long rows = 300, cols = 200;
+  mmapp::HostMatrix<T> X("X", rows, cols), part("part", 100, cols), other("other", rows, cols);
+  mmapp::fill_matrix<T>(X, 0, 0, mmapp::Init::wide, 11);
+  mmapp::fill_matrix<T>(part, 0, 150, mmapp::Init::wide, 11);
+  mmapp::fill_matrix<T>(other, 0, 0, mmapp::Init::wide, 12);
+  std::vector<long> seen(hi - lo + 1, 0);
+  long negative = 0, outside = 0, differ = 0, same_other = 0;
+  double mean_exponent = 0;
+  for (long i = 0; i < rows; ++i)
+    for (long j = 0; j < cols; ++j) {
+      const T x = X(i, j);
+      int e = 0;
+      const double m = std::frexp(double(x), &e);  // |m| in [0.5, 1): x = m 2^e, so x's exponent is e - 1
+      if (!(std::isnormal(x) && std::fabs(m) >= 0.5 && e - 1 >= lo && e - 1 <= hi)) {
+        ++outside;
+        continue;
+      }
+      ++seen[e - 1 - lo];
+      mean_exponent += e - 1;
+      negative += x < 0;
+      same_other += other(i, j) == x;
+      if (i >= 150 && i < 250) differ += !(part(i - 150, j) == x);
+    }
+  INFO(dtype_name<T>());
+  CHECK(outside == 0);
+  CHECK(differ == 0);
+  CHECK(same_other < 10);
+  CHECK(std::count(seen.begin(), seen.end(), 0L) == 0);  // every exponent of the range occurs
+  const double n = double(rows * cols);
+  CHECK(std::fabs(negative / n - 0.5) < 0.02);
+  CHECK(std::fabs(mean_exponent / n - 0.5 * (lo + hi)) < 1.0);
+}
+
+TEST_CASE("init wide: random signs, exponents over the whole range, the same for any row split",
+          "[verify][init]") {
+  check_wide_values<float>();
+  check_wide_values<double>();
 }
 
 TEST_CASE("closed_form_c is the product of the closed-form A and B", "[verify][init]") {

@@ -82,6 +82,7 @@ const char* to_string(Init i) {
     case Init::identity: return "identity";
     case Init::ones: return "ones";
     case Init::closed_form: return "closed_form";
+    case Init::wide: return "wide";
   }
   return "?";
 }
@@ -146,7 +147,7 @@ const std::vector<std::string> kKernelNames = [] {
 }();
 const std::vector<std::string> kDefaultKernels{"naive", "tiled", "vendor"};
 const std::vector<std::string> kDTypeNames{"float", "double"};
-const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form"};
+const std::vector<std::string> kInitNames{"random", "identity", "ones", "closed_form", "wide"};  // Init's order
 const std::vector<std::string> kBackendNames{"serial", "openmp", "cuda"};
 const std::vector<std::string> kDataNames{"scatter", "local"};
 const std::vector<std::string> kMathNames{"auto", "simt"};  // MathMode's order

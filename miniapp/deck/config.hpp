@@ -26,8 +26,12 @@ enum class DType { f32, f64 };
 /// - ones:     A = B = 1; every element of C must equal k exactly.
 /// - closed_form: A(i,k) = f(i+k), B(k,j) = f(k+j+1), f(t) = t mod 3 - 1; C
 ///             known in closed form (init.hpp, closed_form_c) and exact.
+/// - wide:   A and B with random signs and mantissas and binary exponents
+///             uniform over 2^-60..2^60 (double) or 2^-60..2^40 (float: no
+///             sum of products can overflow), keyed like random (init.hpp,
+///             counter_wide and WideExponents give the reasons).
 /// ones and closed_form are exact for k <= 2^24 in float (refused above).
-enum class Init { random, identity, ones, closed_form };
+enum class Init { random, identity, ones, closed_form, wide };
 
 /// How A, B and C are distributed across MPI ranks: the row split (even,
 /// rows, weights, auto_weights: rows of A and C split, B replicated) or a

@@ -12,6 +12,7 @@
 #include "core/types.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 namespace mmapp {
 
@@ -22,15 +23,69 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+/// The 64 random bits of element (i, j) of matrix `which` under `seed`.
+KOKKOS_INLINE_FUNCTION std::uint64_t counter_bits(std::uint64_t seed, int which, long i, long j) {
+  return mix64(mix64(mix64(seed + 0x9e3779b97f4a7c15ULL * (which + 1)) ^ std::uint64_t(i)) ^ std::uint64_t(j));
+}
+
 /// Uniform value in [-1, 1) for element (i, j) of matrix `which` under
 /// `seed`: 53 (double) or 24 (float) random bits, exactly representable.
 template <class T>
 KOKKOS_INLINE_FUNCTION T counter_uniform(std::uint64_t seed, int which, long i, long j) {
-  const std::uint64_t h = mix64(mix64(mix64(seed + 0x9e3779b97f4a7c15ULL * (which + 1)) ^ std::uint64_t(i)) ^
-                                std::uint64_t(j));
+  const std::uint64_t h = counter_bits(seed, which, i, j);
   constexpr int bits = sizeof(T) == 4 ? 24 : 53;
   const T unit = T(h >> (64 - bits)) / T(std::uint64_t(1) << bits);  // [0, 1)
   return T(2) * unit - T(1);
+}
+
+/// Binary exponents of init `wide` in T: values +-m 2^e, m in [1, 2), e in
+/// [lo, hi] (so |x| in [2^lo, 2^(hi+1))). The choice, per type:
+/// - both start at 2^-60 (the example): the smallest products
+///   (2^-120) stay normal even in float (FLT_MIN = 2^-126), while in float
+///   the 3xTF32 split's small part (x - tf32(x), at most 2^-11 |x|) times
+///   the other operand falls to 2^-131 and below, subnormal, unless the
+///   split scales it by 2^11 first (tf32_split): the case this init is for;
+/// - double ends at 2^60 (|x| < 2^61): every product and every sum of K of
+///   them (< K 2^122) is far inside double's range;
+/// - float ends at 2^40 (|x| < 2^41): |a||b| < 2^82, so no sum of K products
+///   in any order can overflow FLT_MAX (about 2^128) for any K below 2^46;
+///   with 2^60 at the top, 64 products of the largest values would.
+/// The verifier works in double on |A||B| (check/verify.hpp), where none of
+/// this overflows or underflows either (its squares stay below K 2^244).
+template <class T>
+struct WideExponents;
+template <>
+struct WideExponents<float> {
+  static constexpr int lo = -60, hi = 40;
+};
+template <>
+struct WideExponents<double> {
+  static constexpr int lo = -60, hi = 60;
+};
+
+/// Element (i, j) of matrix `which` under `seed` for init `wide`: a
+/// uniform mantissa of T's 23 or 52 fraction bits (the top bits of
+/// counter_bits), and from a second mix of those bits a random sign and a
+/// binary exponent uniform in [WideExponents<T>::lo, hi] (32 bits scaled
+/// to the span, D. Lemire's multiply-shift: bias below 2^-25); built from
+/// its bit pattern, so exact and always a normal number. Host only.
+template <class T>
+inline T counter_wide(std::uint64_t seed, int which, long i, long j) {
+  const std::uint64_t h = counter_bits(seed, which, i, j), g = mix64(h + 0x9e3779b97f4a7c15ULL);
+  constexpr int lo = WideExponents<T>::lo, hi = WideExponents<T>::hi;
+  const int e = lo + int(((g >> 32) * std::uint64_t(hi - lo + 1)) >> 32);
+  const unsigned sign = unsigned(g & 1u);
+  if constexpr (sizeof(T) == 4) {
+    const std::uint32_t bits = std::uint32_t(sign) << 31 | std::uint32_t(e + 127) << 23 | std::uint32_t(h >> 41);
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+  } else {
+    const std::uint64_t bits = std::uint64_t(sign) << 63 | std::uint64_t(e + 1023) << 52 | (h >> 12);
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+  }
 }
 
 /// The closed-form init (after the ParRes Kernels' dgemm, whose C is known in
@@ -58,7 +113,7 @@ KOKKOS_INLINE_FUNCTION long closed_form_c(long i, long j, long K) {
 /// Fills rows [row0, row0 + X.extent(0)) of the global matrix `which`
 /// (0 = A, 1 = B) into host matrix X, in parallel on the default host space.
 /// random: uniform [-1, 1); ones: 1; identity: A random, B(i, j) = (i == j);
-/// closed_form: see closed_form_f. `col0` is the global index of X's first
+/// closed_form: see closed_form_f; wide: counter_wide. `col0` is the global index of X's first
 /// column (a block of a 2-D distribution; 0 for whole rows).
 template <class T>
 void fill_matrix(const HostMatrix<T>& X, int which, long row0, Init init, std::uint64_t seed, long col0 = 0) {
@@ -74,6 +129,8 @@ void fill_matrix(const HostMatrix<T>& X, int which, long row0, Init init, std::u
           X(i, j) = gi == gj ? T(1) : T(0);
         else if (init == Init::closed_form)
           X(i, j) = T(closed_form_f(which == 0 ? gi + gj : gi + gj + 1));
+        else if (init == Init::wide)
+          X(i, j) = counter_wide<T>(seed, which, gi, gj);
         else
           X(i, j) = counter_uniform<T>(seed, which, gi, gj);
       });

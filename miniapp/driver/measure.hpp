@@ -138,7 +138,8 @@ inline ExactCheck exact_check_for(Init init) {
     case Init::identity: return ExactCheck::identity;
     case Init::ones: return ExactCheck::ones;
     case Init::closed_form: return ExactCheck::closed_form;
-    case Init::random: break;
+    case Init::random:
+    case Init::wide: break;
   }
   return ExactCheck::none;
 }

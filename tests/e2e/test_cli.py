@@ -230,6 +230,34 @@ def test_checksum_same_for_any_rank_count_and_mode(tmp):
         assert len(values) == 1, (kernel, values)
 
 
+def test_wide_init_verifies_with_the_same_checksum_at_1_and_2_ranks(tmp):
+    """init: wide (exponents over 2^-60..2^60, float 2^-60..2^40): every kernel verified, float and
+    double, and C bit-identical for 1 and 2 ranks; another seed gives another C."""
+    d = deck(tmp, """
+        problem: {m: 131, n: 70, k: 301, dtype: [float, double], init: wide}
+        kernels: [naive, shared, tiled]
+        run: {warmup: 0, repetitions: 1}
+        """)
+    sums = {}
+    for np in (1, 2):
+        rep = os.path.join(tmp, f"wide{np}.json")
+        code, out, err = mmapp(d, "--report", rep, np=np)
+        assert code == 0, (np, code, out, err)
+        report = json.load(open(rep))
+        assert "init: wide" in report["deck"]["resolved_yaml"], report["deck"]["resolved_yaml"]
+        for run in report["runs"]:
+            assert run["status"] == "ok" and run["verified"], (np, run["kernel"], run["dtype"], run["verification"])
+            sums.setdefault((run["kernel"], run["dtype"]), set()).add(run["checksum"])
+    assert len(sums) == 6, sums
+    for key, values in sums.items():
+        assert len(values) == 1, (key, values)
+    rep = os.path.join(tmp, "seed.json")
+    code, out, err = mmapp(d, "--report", rep, "--set", "problem.seed=99", np=1)
+    assert code == 0, (code, err)
+    for run in json.load(open(rep))["runs"]:
+        assert run["checksum"] not in sums[(run["kernel"], run["dtype"])], run["kernel"]
+
+
 def test_weighted_and_explicit_splits(tmp):
     d = deck(tmp, "problem: {m: 100, n: 20, k: 10}\nkernels: [tiled]\nrun: {repetitions: 1}\n")
     rep = os.path.join(tmp, "w.json")

@@ -10,7 +10,8 @@
 #   - the installed mmapp loads the same host BLAS as the build's (RPATH);
 #   - the installed mmapp runs an installed deck with small sizes (--set):
 #     exit 0 and a complete report whose every run is verified;
-#   - the installed mmapp-fma-peak runs and checks its launches;
+#   - the installed mmapp-fma-peak runs and checks its launches, prints its
+#     tensor-core lines (or says they are not available), and --what selects;
 #   - the installed jobs/cpu-node.sbatch, run without Slurm, finds the
 #     installed mmapp (jobs/install-paths.sh) and writes its report, also
 #     after the prefix is moved elsewhere.
@@ -84,6 +85,20 @@ EOF
 if ! grep -q 'float: .*checked' "$tmp/run/peak.log" || ! grep -q 'double: .*checked' "$tmp/run/peak.log"; then
   fail "installed mmapp-fma-peak printed no checked float and double rates: $(cat "$tmp/run/peak.log")"
 fi
+# The tensor-core lines: measured and checked on a CUDA build for sm_80+, else
+# "not available on this build" (exit 0 all the same); a bad --what exits 2.
+for shape in 'dmma m8n8k4 f64' 'tf32 m16n8k8'; do
+  grep -Eq "mma-peak .* $shape: (not available on this build|.*checked)" "$tmp/run/peak.log" ||
+    fail "installed mmapp-fma-peak printed no '$shape' line: $(cat "$tmp/run/peak.log")"
+done
+"$prefix/bin/mmapp-fma-peak" --what mma --dtype float --seconds 0.02 --repetitions 1 >"$tmp/run/mma.log" 2>&1 ||
+  fail "installed mmapp-fma-peak --what mma exited $?: $(cat "$tmp/run/mma.log")"
+if grep -q 'fma-peak\|dmma' "$tmp/run/mma.log" || ! grep -q 'tf32 m16n8k8' "$tmp/run/mma.log"; then
+  fail "mmapp-fma-peak --what mma --dtype float printed other lines than tf32's: $(cat "$tmp/run/mma.log")"
+fi
+code=0
+"$prefix/bin/mmapp-fma-peak" --what nothing >"$tmp/run/bad.log" 2>&1 || code=$?
+[[ $code == 2 ]] || fail "mmapp-fma-peak --what nothing exited $code, not 2"
 
 # The installed job script outside Slurm (as jobs/README.md allows), then with the prefix moved.
 run_job() { # run_job PREFIX LABEL

@@ -20,6 +20,7 @@
 #include "kernels/gpu/tiled_gpu.hpp"
 #include "kernels/gpu/tiled_gpu_mma.hpp"
 #include "kernels/gpu/tiled_gpu_warp.hpp"
+#include "kernels/gpu/warp/mma_arch.hpp"
 #include "kernels/shape_rule.hpp"
 
 #include <string>
@@ -30,30 +31,10 @@
 #define MMAPP_LADDER_VARIANTS 0
 #endif
 
-// The tensor-core variants (gemm_tiled_mma, tiled_gpu_mma.hpp) need
-// mma.sync with f64 and tf32 operands: sm_80 and later. Chosen from the
-// Kokkos architecture of the build (KokkosCore_config.h: AMPERE80/86, and
-// HOPPER90 from cmake/patches-kokkos-3.4.01.patch); other GPU builds keep
-// the SIMT kernels alone.
-#if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_AMPERE86) || defined(KOKKOS_ARCH_HOPPER90)
-#define MMAPP_GPU_TENSOR_CORES 1
-#else
-#define MMAPP_GPU_TENSOR_CORES 0
-#endif
-// sm_90's m16n8k4 f64 shape (PTX ISA 7.8): Hopper builds only.
-#if defined(KOKKOS_ARCH_HOPPER90)
-#define MMAPP_GPU_MMA_SM90 1
-#else
-#define MMAPP_GPU_MMA_SM90 0
-#endif
+// The tensor-core variants (gemm_tiled_mma, tiled_gpu_mma.hpp) need sm_80
+// or later; which instructions this build has: kernels/gpu/warp/mma_arch.hpp.
 
 namespace mmapp {
-
-/// True when this build compiles the tensor-core variants (sm_80 or later).
-inline constexpr bool kGpuTensorCores = MMAPP_GPU_TENSOR_CORES != 0;
-
-/// True when this build compiles the sm_90 tensor-core variants (m16n8k4 f64).
-inline constexpr bool kGpuMmaSm90 = MMAPP_GPU_MMA_SM90 != 0;
 
 /// True when this build compiles the GPU ladder and tuning candidates
 /// (CMake option MMAPP_LADDER_VARIANTS).
