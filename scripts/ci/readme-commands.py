@@ -208,8 +208,10 @@ def main():
                    OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "false"),
                    OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1")
-        # The python3 the commands run (their shebangs), not necessarily this one.
-        has_matplotlib = subprocess.run(["python3", "-c", "import matplotlib"], env=env,
+        # The interpreter plot_reports.py's shebang names (/usr/bin/python3), not necessarily this one.
+        with open(os.path.join(args.source, "scripts", "analysis", "plot_reports.py")) as f:
+            plot_python = shlex.split(f.readline()[2:])
+        has_matplotlib = subprocess.run([*plot_python, "-c", "import matplotlib"], env=env,
                                         capture_output=True).returncode == 0
         ran = skipped = 0
         for no, cmd, cls, why in plan:
