@@ -59,6 +59,29 @@ struct Options {
   long items = 0;  // 0: 4 x the space's concurrency
 };
 
+/// The step count whose launch takes about `seconds`: `run(steps)` (seconds
+/// of one fenced launch) first at 256 steps, then at 4 times as many until a
+/// launch takes 50 ms (at most 2^40 steps), then scaled linearly.
+template <class Run>
+long calibrated_steps(Run&& run, double seconds) {
+  long iters = 256;
+  double t = run(iters);
+  while (t < 0.05 && iters < (1L << 40)) t = run(iters *= 4);
+  return std::max(1L, long(double(iters) * seconds / t));
+}
+
+/// One result line: "<tool> <space> <label>: R TFLOP/s (median of n; min-max
+/// lo-hi), S s per launch, <work>, checked | WRONG RESULT", R from `flops`
+/// per launch over the median of `samples` (seconds).
+void print_rate(const char* tool, const char* space, const std::string& label, double flops,
+                const std::vector<double>& samples, const std::string& work, bool ok) {
+  const auto st = mmapp::summarize(samples);
+  fmt::print("{} {} {}: {:.2f} TFLOP/s (median of {}; min-max {:.2f}-{:.2f}), {:.3f} s per launch, {}, {}\n", tool,
+             space, label, flops / st.median * 1e-12, samples.size(), flops / st.max * 1e-12, flops / st.min * 1e-12,
+             st.median, work, ok ? "checked" : "WRONG RESULT");
+  std::fflush(stdout);
+}
+
 template <class Space, class T>
 bool measure(const Options& opt) {
   const Space space;
@@ -74,11 +97,7 @@ bool measure(const Options& opt) {
     space.fence();
     return timer.seconds();
   };
-  // Calibrate: a short launch, then the count that takes opt.seconds.
-  long iters = 256;
-  double t = run(iters);
-  while (t < 0.05 && iters < (1L << 40)) t = run(iters *= 4);
-  iters = std::max(1L, long(double(iters) * opt.seconds / t));
+  const long iters = calibrated_steps(run, opt.seconds);
   run(iters);  // warm-up at the measured size
   const long check[2] = {0, items - 1};
   T ref[2][2];  // [item][fused]
@@ -92,14 +111,8 @@ bool measure(const Options& opt) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     for (int c = 0; c < 2; ++c) ok &= h(check[c]) == ref[c][0] || h(check[c]) == ref[c][1];
   }
-  const auto st = mmapp::summarize(samples);
-  const double flops = mmapp::fma_chains_flops(items, iters);
-  fmt::print("fma-peak {} {}: {:.2f} TFLOP/s (median of {}; min-max {:.2f}-{:.2f}), {:.3f} s per launch, "
-             "{} items x {} chains x {} steps, {}\n",
-             Space::name(), sizeof(T) == 4 ? "float" : "double", flops / st.median * 1e-12, opt.repetitions,
-             flops / st.max * 1e-12, flops / st.min * 1e-12, st.median, items, mmapp::kFmaChains, iters,
-             ok ? "checked" : "WRONG RESULT");
-  std::fflush(stdout);
+  print_rate("fma-peak", Space::name(), sizeof(T) == 4 ? "float" : "double", mmapp::fma_chains_flops(items, iters),
+             samples, fmt::format("{} items x {} chains x {} steps", items, mmapp::kFmaChains, iters), ok);
   return ok;
 }
 
@@ -137,10 +150,7 @@ bool measure_mma(const Options& opt, const char* label) {
     space.fence();
     return timer.seconds();
   };
-  long iters = 256;
-  double t = run(iters);
-  while (t < 0.05 && iters < (1L << 40)) t = run(iters *= 4);
-  iters = std::max(1L, long(double(iters) * opt.seconds / t));
+  long iters = calibrated_steps(run, opt.seconds);
   if (mmapp::mma_peak_steps_sign(iters) == 0) ++iters;  // a launch that did nothing would leave zeros
   run(iters);  // warm-up at the measured size
   E ref[32][Shape::c_regs];
@@ -156,13 +166,8 @@ bool measure_mma(const Options& opt, const char* label) {
       for (int l = 0; l < 32; ++l)
         for (int r = 0; r < Shape::c_regs; ++r) ok &= h(w, l, r) == ref[l][r];
   }
-  const auto st = mmapp::summarize(samples);
-  const double flops = mmapp::mma_chains_flops<Shape>(warps, iters);
-  fmt::print("mma-peak {} {}: {:.2f} TFLOP/s (median of {}; min-max {:.2f}-{:.2f}), {:.3f} s per launch, "
-             "{} warps x {} chains x {} steps, {}\n",
-             Space::name(), label, flops / st.median * 1e-12, opt.repetitions, flops / st.max * 1e-12,
-             flops / st.min * 1e-12, st.median, warps, mmapp::kMmaChains, iters, ok ? "checked" : "WRONG RESULT");
-  std::fflush(stdout);
+  print_rate("mma-peak", Space::name(), label, mmapp::mma_chains_flops<Shape>(warps, iters), samples,
+             fmt::format("{} warps x {} chains x {} steps", warps, mmapp::kMmaChains, iters), ok);
   return ok;
 }
 
