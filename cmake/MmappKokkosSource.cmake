@@ -63,6 +63,20 @@ endif()
 # A patched copy in the build tree; the cache stays pristine.
 set(MMAPP_KOKKOS_SOURCE_DIR "${CMAKE_BINARY_DIR}/_deps/kokkos-3.4.01" CACHE INTERNAL "")
 set(_mmapp_patch "${CMAKE_CURRENT_LIST_DIR}/patches-kokkos-3.4.01.patch")
+# The copy remembers which patch it got (its SHA-256); a build tree patched
+# by another version of the file starts again from the pristine sources.
+file(SHA256 "${_mmapp_patch}" _mmapp_patch_sha)
+set(_mmapp_patch_stamp "${MMAPP_KOKKOS_SOURCE_DIR}/mmapp-patch.sha256")
+if(EXISTS "${MMAPP_KOKKOS_SOURCE_DIR}/kokkos/CMakeLists.txt")
+  set(_mmapp_stamped "")
+  if(EXISTS "${_mmapp_patch_stamp}")
+    file(READ "${_mmapp_patch_stamp}" _mmapp_stamped)
+  endif()
+  if(NOT _mmapp_stamped STREQUAL _mmapp_patch_sha)
+    message(STATUS "mmapp: ${_mmapp_patch} changed: copying the pristine Kokkos sources again")
+    file(REMOVE_RECURSE "${MMAPP_KOKKOS_SOURCE_DIR}")
+  endif()
+endif()
 if(NOT EXISTS "${MMAPP_KOKKOS_SOURCE_DIR}/kokkos/CMakeLists.txt")
   file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/_deps")
   file(COPY "${_mmapp_pristine}/kokkos" "${_mmapp_pristine}/kokkos-kernels"
@@ -93,6 +107,7 @@ else()
   endif()
   message(STATUS "mmapp: applied ${_mmapp_patch}")
 endif()
+file(WRITE "${_mmapp_patch_stamp}" "${_mmapp_patch_sha}")
 
 if(Kokkos_ENABLE_CUDA AND NOT CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})
   set(CMAKE_CXX_COMPILER "${MMAPP_KOKKOS_SOURCE_DIR}/kokkos/bin/nvcc_wrapper" CACHE FILEPATH

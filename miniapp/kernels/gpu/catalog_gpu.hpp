@@ -137,6 +137,30 @@ using FloatTf32MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1>;
 /// 3xTF32 on 128x128x16, eight warps, one scratch stage (38 KiB with both parts).
 using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
 
+/// True when this build's tiles may take more than 48 KiB of level-0
+/// scratch per team: the in-tree Kokkos with its opt-in patch
+/// (MMAPP_KOKKOS_OPTIN_SCRATCH, tiled_gpu_mma.hpp's MmaScratch::limit) on an
+/// sm_90 build (sharedMemPerBlockOptin 227 KiB on an H100/H200).
+inline constexpr bool kGpuOptinScratch = MMAPP_KOKKOS_OPTIN_SCRATCH != 0 && kGpuMmaSm90;
+/// Deep K tiles past 48 KiB (kGpuOptinScratch), double on m16n8k8 (shape
+/// 2) or m16n8k4 (shape 1) through the cp.async pipeline: 128x64x16 with 3
+/// stages (87.5 KiB, two teams per SM); 64x128x16 in warps of 32x64 with 3
+/// stages (79.5 KiB); 64x64x16 with 4 stages (75.8 KiB), whole and split by
+/// 1024; 128x128x16 in eight warps with 3 stages (112 KiB, one team).
+/// (128x64x16 with 4 stages at one team per SM spills: 52/128 bytes.)
+using DoubleMma16k8Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true>;
+using DoubleMma16Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true>;
+using DoubleMma16k8Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 3, true>;
+using DoubleMma16k8Cp4SmallDeep = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2, 4, true>;
+using DoubleMma16k8Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2, 4, true>;
+using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3, true>;
+/// 3xTF32 register path with two scratch stages (one barrier per K tile)
+/// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
+/// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
+/// per SM). (128x64x16 with two stages spills 344/488 bytes.)
+using FloatTf32MidDeep2 = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 2>;
+using FloatTf32WideDeep2 = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 2>;
+
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
 template <class Cfg>
@@ -283,6 +307,10 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
     v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
   }
+  if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
+    v.push_back(mma_variant<FloatTf32MidDeep2, Space, T>());
+    v.push_back(mma_variant<FloatTf32WideDeep2, Space, T>());
+  }
 }
 
 /// Double: the block-tiled kernel, then the warp-tiled shapes, the split
@@ -373,6 +401,14 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16k8Cp2Small, Space, T>());
       v.push_back(mma_variant<DoubleMma16k8Cp2SmallSplitK, Space, T>());
     }
+  }
+  if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
+    v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
   }
 }
 }  // namespace detail

@@ -70,6 +70,10 @@
 #include <string>
 #include <type_traits>
 
+#ifndef MMAPP_KOKKOS_OPTIN_SCRATCH
+#define MMAPP_KOKKOS_OPTIN_SCRATCH 0  // an installed Kokkos: the default 48 KiB (CMake sets 1 for the in-tree one)
+#endif
+
 namespace mmapp {
 
 /// Compile-time shape of gemm_tiled_mma: BM x BN x BK block tile, WM x WN
@@ -128,17 +132,28 @@ template <class Cfg, class T>
 struct MmaScratch {
   using Chunk = Chunk16<T>;
   static constexpr int ldb_s = Cfg::BN + (sizeof(T) == 8 ? 4 : 8);         ///< Bs row pitch, elements
-  /// Level-0 scratch a team may have under Kokkos 3.4's CUDA launch: 48 KiB
-  /// less its team-reduction words (8 bytes per thread and 2 more).
-  static constexpr std::size_t limit = 48 * 1024 - 8 * std::size_t(Cfg::team_size + 2);
+  /// Kokkos' team-reduction words ahead of the scratch (8 bytes per thread and 2 more).
+  static constexpr std::size_t reduce_bytes = 8 * std::size_t(Cfg::team_size + 2);
+  /// Level-0 scratch a team may have under an unpatched Kokkos 3.4 CUDA
+  /// launch: the default 48 KiB of dynamic shared memory less reduce_bytes.
+  static constexpr std::size_t default_limit = 48 * 1024 - reduce_bytes;
+  /// The limit this build's Kokkos allows: default_limit, or, with the
+  /// in-tree Kokkos and its opt-in patch (MMAPP_KOKKOS_OPTIN_SCRATCH,
+  /// cmake/patches-kokkos-3.4.01.patch: cudaFuncAttributeMaxDynamicSharedMemorySize
+  /// set at launch), sm_90's sharedMemPerBlockOptin, 227 KiB, less
+  /// reduce_bytes. The catalog lists the tiles past default_limit for
+  /// sm_90 builds only (catalog_gpu.hpp, kGpuOptinScratch).
+  static constexpr std::size_t limit = (MMAPP_KOKKOS_OPTIN_SCRATCH ? 227 * 1024 : 48 * 1024) - reduce_bytes;
+  /// Scratch bytes of the stages with A's row pitch BK + pad.
+  static constexpr std::size_t stages_bytes(const int pad) {
+    return std::size_t(Cfg::stages) * (Cfg::BM * (Cfg::BK + pad) + Cfg::BK * ldb_s) * sizeof(T) + 16;
+  }
   /// The A pitch's pad: 4 elements; 2 for a cp.async pipeline whose stages
-  /// would pass `limit` with 4 (double BK = 8: 3 stages of 128x64x8 in
-  /// 42.8 KiB instead of 48.8; the fragment reads of the rows g and g + 3
-  /// of a half-warp then share two bank pairs).
+  /// pass default_limit with 4 and fit it with 2 (double BK = 8: 3 stages
+  /// of 128x64x8 in 42.8 KiB instead of 48.8; the fragment reads of the rows
+  /// g and g + 3 of a half-warp then share two bank pairs).
   static constexpr int a_pad =
-      Cfg::async && std::size_t(Cfg::stages) * (Cfg::BM * (Cfg::BK + 4) + Cfg::BK * ldb_s) * sizeof(T) + 16 > limit
-          ? 2
-          : 4;
+      Cfg::async && stages_bytes(4) > default_limit && stages_bytes(2) <= default_limit ? 2 : 4;
   static constexpr int lda_s = Cfg::BK + a_pad;                            ///< As row pitch, elements
   static constexpr int a_elems = Cfg::BM * lda_s;
   static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
@@ -148,7 +163,9 @@ struct MmaScratch {
   static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0 &&
                     (part_elems * sizeof(T)) % 16 == 0,
                 "scratch rows: 16-byte aligned");
-  static_assert(!Cfg::async || bytes <= limit, "cp.async stages: within Kokkos' level-0 scratch per team");
+  static_assert(bytes <= limit, "scratch stages: within the level-0 scratch per team that this build's Kokkos allows");
+  /// True when the stages need more than the default 48 KiB (the opt-in patch).
+  static constexpr bool optin = bytes > default_limit;
 
   T* smem;
   template <class Member>
