@@ -59,8 +59,44 @@ struct AsyncTileLoader {
   int bm, bn, tid, k_end;      ///< the block tile's first row and column; thread; end of the team's K range
 
   /// Issues the K tile at k0 into stage s of st (asynchronous where vec_a /
-  /// vec_b; the caller commits the group).
+  /// vec_b; the caller commits the group). An operand whose K tile lies
+  /// wholly inside the matrix and the team's K range (interior tiles: all
+  /// but the edges) takes issue_interior's path, without the per-chunk
+  /// bounds and zero fill; the edges take the masked path below.
   KOKKOS_INLINE_FUNCTION void issue(const Scratch& st, const int s, const int k0) const {
+    const bool k_inside = k0 + Cfg::BK <= k_end;
+    const bool a_inside = p.vec_a && k_inside && bm + Cfg::BM <= p.M;
+    const bool b_inside = p.vec_b && k_inside && bn + Cfg::BN <= p.N;
+    if (a_inside && b_inside) {
+      issue_interior(st, s, k0);
+      return;
+    }
+    issue_masked(st, s, k0);
+  }
+
+  /// issue() for a K tile of A and B wholly inside (no bounds, no zero
+  /// fill): thread tid's chunks of A sit in rows tid / a_per_row + l *
+  /// (team_size / a_per_row) at column (tid % a_per_row) * VW, likewise
+  /// B's, so each chunk is a base pointer plus a constant row step.
+  KOKKOS_INLINE_FUNCTION void issue_interior(const Scratch& st, const int s, const int k0) const {
+    static_assert(Cfg::team_size % a_per_row == 0 && Cfg::team_size % b_per_row == 0,
+                  "a thread's chunks: one column, rows a fixed step apart");
+    constexpr int a_rows = Cfg::team_size / a_per_row, b_rows = Cfg::team_size / b_per_row;
+    const int ra = tid / a_per_row, ka = (tid % a_per_row) * VW;
+    const int rb = tid / b_per_row, nb = (tid % b_per_row) * VW;
+    const T* const ga = p.A + long(bm + ra) * p.lda + (k0 + ka);
+    const T* const gb = p.B + long(k0 + rb) * p.ldb + (bn + nb);
+    T* const As = st.a(s) + ra * Scratch::lda_s + ka;
+    T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) cp_async16(As + l * a_rows * Scratch::lda_s, ga + long(l * a_rows) * p.lda, 16);
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) cp_async16(Bs + l * b_rows * Scratch::ldb_s, gb + long(l * b_rows) * p.ldb, 16);
+  }
+
+  /// issue() for an edge K tile: per chunk, the part inside the matrix and
+  /// the team's K range, the rest zero-filled (file comment of the struct).
+  KOKKOS_INLINE_FUNCTION void issue_masked(const Scratch& st, const int s, const int k0) const {
     T* const As = st.a(s);
     T* const Bs = st.b(s);
     MMAPP_UNROLL
