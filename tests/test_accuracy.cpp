@@ -60,11 +60,10 @@ Problem<T> make_problem(long zero_row = -1, long zero_col = -1) {
   return p;
 }
 
+/// h in Space's memory (h itself where that is host memory).
 template <class Space, class T>
-mmapp::Matrix<T, Space> on_space(const mmapp::HostMatrix<T>& h) {
-  mmapp::Matrix<T, Space> m("m", h.extent(0), h.extent(1));
-  Kokkos::deep_copy(m, h);
-  return m;
+mmapp::ConstMatrix<T, Space> on_space(const mmapp::HostMatrix<T>& h) {
+  return Kokkos::create_mirror_view_and_copy(typename Space::memory_space(), h);
 }
 
 /// The hand computation of the figure: max over elements of e_ij (the
@@ -96,8 +95,7 @@ struct Reference {
         d(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.magnitude())) {}
   /// The figure of a host C, evaluated on Space.
   mmapp::AccuracyFigure of(const mmapp::HostMatrix<T>& C) const {
-    const mmapp::Matrix<T, Space> dc = on_space<Space, T>(C);
-    return ref.evaluate(dc);
+    return ref.evaluate(on_space<Space, T>(C));
   }
   /// C64 rounded to T.
   mmapp::HostMatrix<T> rounded() const {

@@ -49,6 +49,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -207,8 +208,10 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
   std::unique_ptr<AccuracyReference<Space, T>> reference;
   if (cfg.accuracy) {
     // The deck parser refuses a process grid; a rank must hold whole rows of A and all of B.
-    if (long(d.A().extent(1)) != size.k || long(d.B().extent(0)) != size.k || long(d.B().extent(1)) != size.n)
-      throw RunError(2, cfg.where("verify.accuracy") + ": the FP64 reference needs the row split");
+    agree_on([&] {
+      if (long(d.A().extent(1)) != size.k || long(d.B().extent(0)) != size.k || long(d.B().extent(1)) != size.n)
+        throw std::invalid_argument(cfg.where("verify.accuracy") + ": the FP64 reference needs the row split");
+    }, "", 2, comm);
     agree_on([&] {
       common.time("accuracy_setup", [&] {
         reference = std::make_unique<AccuracyReference<Space, T>>(d.space(), d.A(), d.B(), d.placement().row0);

@@ -437,6 +437,7 @@ def test_accuracy_against_fp64_reference(tmp):
         assert acc["worst_error"] is not None and 0 <= acc["worst_error"] < bound, (run["kernel"], run["dtype"], acc)
         assert 0 <= acc["worst_row"] < run["m"], acc
         assert row["err vs fp64"] == f"{acc['worst_error']:.1e}", (row, acc)
+        assert f"{run['kernel']} {run['dtype']} 301x257x640: " in err and f", err {acc['worst_error']:.1e} (" in err, err
     # The float runs' errors are far above double's: the figure sees the dtype.
     assert min(r["accuracy"]["worst_error"] for r in runs if r["dtype"] == "float") > \
         1e3 * max(r["accuracy"]["worst_error"] for r in runs if r["dtype"] == "double")
@@ -452,7 +453,7 @@ def test_accuracy_against_fp64_reference(tmp):
     code, out, err = mmapp(deck(tmp, ACCURACY), "--report", off, "--set", "verify.accuracy=false")
     assert code == 0, err
     assert all(r["accuracy"] is None for r in json.load(open(off))["runs"])
-    assert "err vs fp64" not in out
+    assert "err vs fp64" not in out and ", err " not in err
 
 
 def test_accuracy_sees_a_wrong_vendor(tmp):
