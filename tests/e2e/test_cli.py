@@ -449,6 +449,13 @@ def test_accuracy_against_fp64_reference(tmp):
         for a, b in zip(runs, json.load(open(rep1))["runs"]):
             if a["kernel"] == "naive":
                 assert a["accuracy"] == b["accuracy"], (a["accuracy"], b["accuracy"])
+    # init: wide (exponents over 2^-60..2^60): the same bound holds, the scale being |A||B| elementwise.
+    wide = os.path.join(tmp, "wide.json")
+    code, out, err = mmapp(deck(tmp, ACCURACY), "--report", wide, "--set", "problem.init=wide")
+    assert code == 0, err
+    for run in json.load(open(wide))["runs"]:
+        acc = run["accuracy"]
+        assert acc["worst_error"] is not None and acc["worst_error"] < run["k"] * EPS[run["dtype"]] / 2, (run, acc)
     off = os.path.join(tmp, "off.json")
     code, out, err = mmapp(deck(tmp, ACCURACY), "--report", off, "--set", "verify.accuracy=false")
     assert code == 0, err
