@@ -11,13 +11,16 @@ A folder stands for every *.json file in it. Each run of each report is one
 row: kernel, math (the math path the run used: simt, dmma or 3xtf32 on
 tensor cores, vendor; "-" in reports before 2.1.0), backend, dtype, m, n, k, median ms, CV (the coefficient of
 variation of its repetitions, "noisy" above the report's threshold),
-GFLOP/s, % of vendor ("*": the vendor's own run was noisy), verified. Runs
+GFLOP/s, % of vendor ("*": the vendor's own run was noisy), err vs fp64
+(only when some run has it: the report's accuracy.worst_error, the worst
+element's |C - C64| / (|A||B|) against an FP64 reference, from decks with
+verify.accuracy: true, schema 2.2.0; "inf" for a non-finite C), verified. Runs
 that did not finish (error, abandoned) have no times ("-"). --detail adds
 the tile and why it ran (selection), and lists the `tile: auto` candidates
 of each report. --compare backend prints one row per (kernel, dtype, m, n, k)
 with a column group per backend and the GFLOP/s ratio of the last backend to
 the first. --csv writes every row, with more columns (min/max/mean/stddev
-time, samples, status, rel. error, ranks, threads, host, device, compiler,
+time, samples, status, rel. error, err vs fp64 and its row, ranks, threads, host, device, compiler,
 schema version, report file). --strict exits 1 when a report is unreadable
 or a run is not verified; otherwise the exit code is 1 only when no run was
 found at all.
@@ -49,11 +52,12 @@ COLUMNS = [  # (key, header, format)
     ("pct_text", "% vendor", "{}"),
     ("verified", "verified", "{}"),
 ]
+ACCURACY = ("err_text", "err vs fp64", "{}")  # before "verified", when some run has accuracy
 DETAIL = [("tile", "tile", "{}"), ("selection", "selection", "{}")]  # --detail: after the kernel
 LEFT = 4  # left-aligned columns of the plain table: kernel, math, backend, dtype
 CSV_KEYS = ["kernel", "math", "tile", "backend", "dtype", "m", "n", "k", "status", "median_ms", "min_ms", "max_ms",
             "mean_ms", "stddev_ms", "cv", "samples", "noisy", "noise_threshold", "until_stable", "gflops",
-            "pct_of_vendor", "vendor_noisy", "verified", "rel_error", "ranks", "threads", "host", "device",
+            "pct_of_vendor", "vendor_noisy", "verified", "rel_error", "err_vs_fp64", "err_row", "ranks", "threads", "host", "device",
             "compiler", "mmapp_version", "git", "schema_version", "selection", "report"]
 SIZE_KEY = ("kernel", "dtype", "m", "n", "k")
 
@@ -95,6 +99,8 @@ def rows_of(path, doc=None):
         noise = run.get("noise") or {}
         cv = (t or {}).get("cv")
         pct = run.get("pct_of_vendor")
+        acc = run.get("accuracy")  # schema 2.2.0; null or absent: not measured
+        err = None if not acc else acc.get("worst_error")  # null in a measured figure: infinite
         rows.append({
             "kernel": run.get("kernel"),
             "tile": run.get("tile") or "",
@@ -121,6 +127,9 @@ def rows_of(path, doc=None):
             "pct_text": None if pct is None else f"{pct:.1f}" + ("*" if run.get("vendor_noisy") else ""),
             "verified": run.get("verified"),
             "rel_error": run.get("rel_error"),
+            "err_vs_fp64": err if err is not None or not acc else float("inf"),
+            "err_row": None if not acc else acc.get("worst_row"),
+            "err_text": None if not acc else ("inf" if err is None else f"{err:.1e}"),
             "ranks": prov.get("ranks"), "threads": prov.get("threads"),
             "host": prov.get("host"), "device": prov.get("device"),
             "compiler": f"{compiler.get('id', '')} {compiler.get('version', '')}".strip() or None,
@@ -171,6 +180,8 @@ def print_table(headers, lines, left, out=sys.stdout):
 
 def plain_table(rows, detail=False):
     cols = COLUMNS[:1] + DETAIL + COLUMNS[1:] if detail else COLUMNS
+    if any(r["err_text"] is not None for r in rows):
+        cols = cols[:-1] + [ACCURACY] + cols[-1:]
     sel = 57
     def fmt(r, k, f):
         v = r[k]

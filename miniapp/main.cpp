@@ -207,8 +207,10 @@ void print_progress(const mmapp::RunRecord& r, int done, int total, double elaps
                         : !r.verify.enabled                       ? "not verified"
                         : r.verify.passed                         ? "verified"
                                                                   : "FAILED";
-  std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {} (elapsed {:.1f} s, about {:.0f} s left)\n", done,
-                           total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops, verdict, elapsed, left);
+  // verify.accuracy: the error against the FP64 reference ("err 3.1e-08").
+  const std::string err = r.accuracy.measured ? fmt::format(", err {:.1e}", r.accuracy.worst_error) : "";
+  std::cerr << fmt::format("[{}/{}] {} {} {}x{}x{}: {:.1f} GFLOP/s, {}{} (elapsed {:.1f} s, about {:.0f} s left)\n",
+                           done, total, r.kernel, r.dtype, r.m, r.n, r.k, r.gflops, verdict, err, elapsed, left);
 }
 
 /// Runs the deck, prints the table and writes the report (rank 0); returns

@@ -128,7 +128,7 @@ const std::vector<std::string> kProblemKeys{"n", "m", "k", "sizes", "dtype", "in
 const std::vector<std::string> kRunKeys{"warmup",          "repetitions",     "backend",      "rotate_inputs",
                                         "noise_threshold", "until_stable",    "math"};
 const std::vector<std::string> kUntilStableKeys{"max_cv", "max_seconds", "max_repetitions"};
-const std::vector<std::string> kVerifyKeys{"enabled", "tolerance"};
+const std::vector<std::string> kVerifyKeys{"enabled", "tolerance", "accuracy"};
 const std::vector<std::string> kOutputKeys{"report"};
 const std::vector<std::string> kParallelKeys{"decomposition", "data", "share_devices"};
 const std::vector<std::string> kDecompositionKeys{"rows", "weights", "calibration_n", "grid", "panel", "overlap",
@@ -301,6 +301,7 @@ class DeckParser {
     parse_output(top, cfg);
     parse_parallel(top, cfg);
     check_scalapack_needs_grid(top, cfg);
+    check_accuracy_needs_row_split(top, cfg);
     cfg.notes = notes_;
     cfg.origins.insert(origins_.begin(), origins_.end());
     return cfg;
@@ -747,6 +748,17 @@ class DeckParser {
     const Section s = section(*f);
     if (const Field* e = s.find("enabled")) cfg.verify = boolean(*e);
     if (const Field* t = s.find("tolerance")) cfg.tolerance = positive_number(*t);
+    if (const Field* a = s.find("accuracy")) cfg.accuracy = boolean(*a);
+  }
+
+  /// verify.accuracy: true needs the row split: on a process grid a rank's
+  /// block of C needs rows of A and columns of B that it does not hold
+  /// (check/accuracy.hpp).
+  void check_accuracy_needs_row_split(const Section& top, const Config& cfg) const {
+    if (!cfg.accuracy || cfg.decomposition.kind != SplitKind::grid) return;
+    const Section verify = section(*top.find("verify"));
+    fail(*verify.find("accuracy"), "the FP64 reference (true) needs the row split; on a process grid (parallel.decomposition: "
+             "{grid: ...}) a rank holds blocks of A and B only: set it false or use a row split");
   }
 
   void parse_output(const Section& top, Config& cfg) const {
@@ -1012,6 +1024,7 @@ std::string emit(const Config& c) {
   out << YAML::Key << "verify" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "enabled" << YAML::Value << c.verify;
   out << YAML::Key << "tolerance" << YAML::Value << format_double(c.tolerance);
+  out << YAML::Key << "accuracy" << YAML::Value << c.accuracy;
   out << YAML::EndMap;
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;

@@ -167,6 +167,7 @@ struct Config {
   // verify:
   bool verify = true;
   double tolerance = 10.0;           ///< tau: residual bound in modelled standard deviations (verify.hpp)
+  bool accuracy = false;             ///< verify.accuracy: each run's error against an FP64 reference (check/accuracy.hpp)
 
   // output:
   std::string report_path;           ///< "" = no JSON report

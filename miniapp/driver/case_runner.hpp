@@ -6,11 +6,14 @@
 //   rows of each rank, or the grid's panel transport) -> memory need vs
 //   available, before anything is allocated -> allocation -> fill and
 //   distribution -> verify_setup (the Freivalds probes of A and B) ->
-//   (a stop point, stop_point(), after decide, allocation, distribution and
-//   verify_setup) ->
+//   accuracy_setup (verify.accuracy: the FP64 reference C64 = A B and
+//   |A||B| of this rank's rows, check/accuracy.hpp) ->
+//   (a stop point, stop_point(), after decide, allocation, distribution,
+//   verify_setup and accuracy_setup) ->
 //   for each kernel: tile: auto timing if asked, warm-up, repetitions (C
 //   poisoned with NaN before each, barrier, the whole multiply timed; then
-//   that repetition's C checked, untimed), gather / checksum, the record.
+//   that repetition's C checked, untimed), the accuracy of the last
+//   repetition's C (untimed), gather / checksum, the record.
 // What differs between decompositions — where each rank's blocks live, how
 // they are filled, distributed and gathered, what one multiply is, what the
 // record says of the layout — is the strategy's: RowSplit (row_split.hpp:
@@ -22,7 +25,8 @@
 //   decide(plan, clock)    collective: the layout's remaining choices (timed phases in clock);
 //   decide_runs_kernels()  whether decide times kernels (then check_case skips it);
 //   local_shape()          the m x n x k of one local GEMM (its workspace);
-//   memory(work, verify)   MemoryNeed of this rank (kept for the record);
+//   memory(work, verify)   MemoryNeed of this rank (kept for the record; with the FP64
+//                          reference's bytes when cfg.accuracy);
 //   allocate(work, clock), distribute(clock);
 //   A(), B(), C(), placement()   the verifier's view of this rank's blocks;
 //   describe(rec, p)       the layout's fields of a record;
@@ -34,6 +38,7 @@
 // Errors are agreed by every rank (RunError, Stopped); kernels only compute.
 #pragma once
 
+#include "check/accuracy.hpp"
 #include "check/verify.hpp"
 #include "core/exec_spaces.hpp"
 #include "driver/measure.hpp"
@@ -44,6 +49,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -81,15 +87,43 @@ RunRecord new_record(const Config& cfg, const std::string& kernel, const Problem
   return rec;
 }
 
+/// verify.accuracy: the figure of `C` (this rank's rows; the run's last
+/// repetition) against `reference`, agreed over `comm`, into rec.accuracy;
+/// its time into ph's "accuracy". An error on any rank (a device failure)
+/// is the run's error, on every rank alike. Collective.
+template <class Space, class T>
+void accuracy_of(RunRecord& rec, PhaseClock& ph, const AccuracyReference<Space, T>& reference,
+                 const Matrix<T, Space>& C, MPI_Comm comm) {
+  AccuracyFigure mine;
+  std::string err;
+  ph.time("accuracy", [&] {
+    try {
+      mine = reference.evaluate(C);
+    } catch (const std::exception& e) {
+      err = std::string("accuracy against the FP64 reference: ") + e.what();
+    }
+  });
+  if (std::string first = first_error(err, comm); !first.empty()) {
+    rec.status = RunStatus::error, rec.error = first;
+    return;
+  }
+  const AccuracyFigure all = global_accuracy(mine, comm);
+  rec.accuracy.measured = true;
+  rec.accuracy.worst_error = all.worst_error;
+  rec.accuracy.worst_row = all.worst_row;
+}
+
 /// One kernel of a case: tile: auto, warm-up and timed repetitions with
-/// their checks, gather and checksum, the record (appended to `out`, the
+/// their checks, the accuracy against the FP64 reference (`reference`, or
+/// none), gather and checksum, the record (appended to `out`, the
 /// percent of the vendor updated, the hooks told). Collective. Throws
 /// Stopped after recording when a signal ended it.
 template <class Decomp, class Space, class T>
 void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std::vector<std::string>& backends,
                 PlannedKernel<Space, T>& p, const PhaseClock& common,
                 const std::function<LocalCheck(const ProductRounding&)>& check_with,
-                std::vector<RunRecord>& out, std::size_t first_record, const DriverHooks& hooks) {
+                const AccuracyReference<Space, T>* reference, std::vector<RunRecord>& out, std::size_t first_record,
+                const DriverHooks& hooks) {
   const MPI_Comm comm = d.comm();
   const auto poison = [&] { Kokkos::deep_copy(d.C(), std::numeric_limits<T>::quiet_NaN()); };
   RunRecord rec = new_record<T>(cfg, p.name, size, backends);
@@ -115,6 +149,7 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
   } else {
     mine = measure(rec, ph, cfg.warmup, cfg.repetitions, cfg.until_stable, poison, [&](int r) { d.multiply(p, p.variant, r); },
                    check, comm, stop);
+    if (reference && rec.status == RunStatus::ok) accuracy_of(rec, ph, *reference, d.C(), comm);
     d.end_kernel(p, ph, mine.size());
   }
   d.collect(rec, ph);
@@ -169,10 +204,26 @@ void run_case(Decomp& d, const Config& cfg, const ProblemSize& size, const std::
               : std::function<LocalCheck(const ProductRounding&)>();
   if (checker) stop_point(comm);
 
+  // verify.accuracy: the FP64 reference of this rank's rows, once per case.
+  std::unique_ptr<AccuracyReference<Space, T>> reference;
+  if (cfg.accuracy) {
+    // The deck parser refuses a process grid; a rank must hold whole rows of A and all of B.
+    agree_on([&] {
+      if (long(d.A().extent(1)) != size.k || long(d.B().extent(0)) != size.k || long(d.B().extent(1)) != size.n)
+        throw std::invalid_argument(cfg.where("verify.accuracy") + ": the FP64 reference needs the row split");
+    }, "", 2, comm);
+    agree_on([&] {
+      common.time("accuracy_setup", [&] {
+        reference = std::make_unique<AccuracyReference<Space, T>>(d.space(), d.A(), d.B(), d.placement().row0);
+      });
+    }, "accuracy reference: ", 1, comm);
+    stop_point(comm);
+  }
+
   const std::size_t first_record = out.size();
   for (auto& p : plan) {
     stop_point(comm);
-    run_kernel(d, cfg, size, backends, p, common, check, out, first_record, hooks);
+    run_kernel(d, cfg, size, backends, p, common, check, reference.get(), out, first_record, hooks);
   }
 }
 

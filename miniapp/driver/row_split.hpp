@@ -288,14 +288,16 @@ void RowSplit<Space, T>::decide(const std::vector<PlannedKernel<Space, T>>& plan
 #endif
 }
 
-/// Device: the input sets of A and B, C, the workspace and the verifier;
+/// Device: the input sets of A and B, C, the workspace, the verifier and
+/// the FP64 reference (verify.accuracy);
 /// host: rank 0's whole A and C (scatter) and, on a GPU, the host mirrors.
 template <class Space, class T>
 MemoryNeed RowSplit<Space, T>::memory(std::size_t work, bool verify) {
   const double elem = sizeof(T);
   const long M = size_.m, N = size_.n, K = size_.k, my = rows_[place_.rank];
   need_.device = (double(sets_) * (my * K + K * N) + 1.0 * my * N) * elem + double(work) +
-                 (verify ? FreivaldsCheck<Space, T>::bytes(my, N, K, placement().reduces()).device : 0.0);
+                 (verify ? FreivaldsCheck<Space, T>::bytes(my, N, K, placement().reduces()).device : 0.0) +
+                 (cfg_.accuracy ? AccuracyReference<Space, T>::bytes(my, N) : 0.0);
   need_.host = (place_.rank == 0 && scatter_) ? (double(M) * K + double(M) * N) * elem : 0.0;
   if (nccl_ && place_.rank == 0) need_.device += double(M) * N * elem;  // C_all_
   if (!is_host_space_v<Space>) need_.host += (double(my) * K + double(K) * N + double(my) * N) * elem;

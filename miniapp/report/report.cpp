@@ -8,6 +8,7 @@
 #include "kernels/host/host_isa.hpp"
 #include "kernels/vendor/host_blas.hpp"
 #include "core/version.hpp"
+#include "check/accuracy.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <fmt/format.h>
@@ -138,6 +139,11 @@ std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 bool timed_run(const RunRecord& r) { return r.status == RunStatus::ok && r.time.count > 0; }
 /// "1.2%", or "38.2% noisy" above the run's threshold.
 std::string cv_text(const RunRecord& r) { return pct(100 * r.time.cv) + (r.noisy ? " noisy" : ""); }
+/// The "err vs fp64" cell: "3.1e-08", "inf" (a non-finite C), "-" (not measured).
+std::string accuracy_text(const RunRecord& r) {
+  if (!r.accuracy.measured) return "-";
+  return std::isfinite(r.accuracy.worst_error) ? fmt::format("{:.1e}", r.accuracy.worst_error) : "inf";
+}
 
 /// A text table whose columns are as wide as their widest cell.
 struct TextTable {
@@ -212,6 +218,12 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
               {true, true, true, false, false, false, false, false, false, false, false, false, true},
               {}};
   bool vendor_noisy = false;
+  // verify.accuracy: the error against the FP64 reference, before the verdict.
+  const bool accuracy = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return r.accuracy.measured; });
+  if (accuracy) {
+    t.head.insert(t.head.end() - 1, "err vs fp64");
+    t.left.insert(t.left.end() - 1, false);
+  }
   for (const auto& r : runs) {
     const bool timed = timed_run(r);
     vendor_noisy = vendor_noisy || (r.pct_of_vendor >= 0 && r.vendor_noisy);
@@ -224,6 +236,7 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
                           ? fmt::format("{:.2e}", r.verify.worst_ratio)
                           : "-",
                       verdict(r)});
+    if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, accuracy_text(r));
   }
   os << "\n";
   t.print(os);
@@ -233,6 +246,9 @@ void print_table(std::ostream& os, const std::vector<RunRecord>& runs) {
           "yardstick\n";
   if (const auto& v = runs.front().verify; v.enabled)
     os << fmt::format("verifier: {} (every timed repetition's C; resid/bound <= 1 passes)\n", v.verifier);
+  if (accuracy)
+    os << "err vs fp64: max over the last repetition's C of |C - C64| / (|A||B|), C64 and |A||B| in double "
+          "(verify.accuracy; Higham's componentwise bound is gamma_K = K u / (1 - K u))\n";
   const auto& first = runs.front();
   os << fmt::format("\nphases (s, slowest rank) for the first run, {} {}:", first.kernel, first.dtype);
   for (const auto& [name, s] : first.phases_s) os << fmt::format("  {} {:.4f}", name, s);
@@ -381,6 +397,11 @@ nlohmann::json report_json(const Config& cfg, const Provenance& prov, const std:
                           {"inexact", v.inexact},
                           {"seconds", v.seconds}};
     rr["rel_error"] = num(v.relative_residual);  // the componentwise relative residual (kept name)
+    const auto& a = r.accuracy;  // verify.accuracy (since 2.2.0); null when off or not measured
+    rr["accuracy"] = a.measured ? json{{"worst_error", num(a.worst_error)},
+                                       {"worst_row", a.worst_row},
+                                       {"reference", kAccuracyReference}}
+                                : json(nullptr);
     rr["checksum"] = r.checksum;
     rr["data_mode"] = r.data_mode;
     if (!r.transport.empty()) rr["transport"] = r.transport;

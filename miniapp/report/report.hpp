@@ -53,7 +53,7 @@ Provenance collect_provenance(const RankPlacement& place, const std::vector<std:
 /// The report format's version (semantic; README "Report"): MAJOR when a
 /// field is removed or renamed or changes type or meaning, MINOR when one is
 /// added, PATCH for fixes to the documentation (docs/report.schema.json).
-inline constexpr const char* kReportSchemaVersion = "2.1.0";
+inline constexpr const char* kReportSchemaVersion = "2.2.0";
 
 /// Prints the placement table (rank -> host -> device id -> device).
 void print_placement(std::ostream& os, const Provenance& p);

@@ -89,7 +89,8 @@ struct RunRecord {
     double seconds = 0;                   ///< timed repetitions' wall time at the last decision (slowest rank)
   } until_stable;
   std::map<std::string, double> phases_s; ///< allocation, fill, scatter, broadcast, host_to_device,
-                                          ///< verify_setup, kernel (median), verify, device_to_host,
+                                          ///< verify_setup, accuracy_setup and accuracy (verify.accuracy),
+                                          ///< kernel (median), verify, device_to_host,
                                           ///< gather, communication (each the slowest rank's); grid
                                           ///< runs: summa_comm, summa_gemm, summa_copy (SUMMA's time in
                                           ///< broadcasts, local GEMMs and panel copies, per multiply), checksum
@@ -97,6 +98,14 @@ struct RunRecord {
   double pct_of_vendor = -1;              ///< 100 * gflops / the vendor's gflops in this run; -1 if none
   bool vendor_noisy = false;              ///< pct_of_vendor's reference run was itself noisy
   VerifyRecord verify;
+  /// verify.accuracy: the last timed repetition's C against the FP64
+  /// reference (check/accuracy.hpp), the worst over ranks; measured false
+  /// when off or when the run did not finish.
+  struct AccuracyRecord {
+    bool measured = false;
+    double worst_error = 0;               ///< max_ij |C_ij - C64_ij| / (|A||B|)_ij (+inf: non-finite C)
+    long worst_row = -1;                  ///< global row of C where it occurs
+  } accuracy;
   std::string checksum;                   ///< XXH3-64 of C's bytes in row-major order, "0x..."
   double imbalance = 1;                   ///< max / mean of the ranks' median kernel times
   std::vector<long> rows_split;

@@ -403,6 +403,120 @@ def test_vendor_made_wrong_from_outside_fails_only_the_vendor(tmp):
     assert code == 0, ("interposer with no fault", code, err)
 
 
+ACCURACY = """
+problem: {m: 301, n: 257, k: 640, dtype: [float, double]}
+kernels: [naive, tiled, vendor]
+run: {warmup: 0, repetitions: 2}
+verify: {accuracy: true}
+"""
+EPS = {"float": 2.0 ** -23, "double": 2.0 ** -52}
+
+
+def accuracy_runs(tmp, name, env=None):
+    """Runs the ACCURACY deck; returns (exit code, stdout, the report's runs)."""
+    rep = os.path.join(tmp, name + ".json")
+    code, out, err = mmapp(deck(tmp, ACCURACY), "--report", rep, env=env)
+    assert os.path.exists(rep), (code, err)
+    return code, out, err, json.load(open(rep))["runs"]
+
+
+def test_accuracy_against_fp64_reference(tmp):
+    """verify.accuracy: true: every run carries its error against the FP64
+    reference, finite and below Higham's componentwise bound gamma_K ~ K u
+    (u = eps/2), in the report and the table's `err vs fp64`; the figure and
+    its row do not depend on the number of ranks. Off (the default): null,
+    and no column."""
+    code, out, err, runs = accuracy_runs(tmp, "on")
+    assert code == 0, (code, err)
+    assert len(runs) == 6
+    rows = table_rows(out)
+    for run, row in zip(runs, rows):
+        acc = run["accuracy"]
+        assert acc is not None and acc["reference"].startswith("fp64 elementwise"), run
+        bound = run["k"] * EPS[run["dtype"]] / 2
+        assert acc["worst_error"] is not None and 0 <= acc["worst_error"] < bound, (run["kernel"], run["dtype"], acc)
+        assert 0 <= acc["worst_row"] < run["m"], acc
+        assert row["err vs fp64"] == f"{acc['worst_error']:.1e}", (row, acc)
+        assert f"{run['kernel']} {run['dtype']} 301x257x640: " in err and f", err {acc['worst_error']:.1e} (" in err, err
+    # The float runs' errors are far above double's: the figure sees the dtype.
+    assert min(r["accuracy"]["worst_error"] for r in runs if r["dtype"] == "float") > \
+        1e3 * max(r["accuracy"]["worst_error"] for r in runs if r["dtype"] == "double")
+    # One rank computes the same figure at the same row (naive's order does not depend on the split).
+    if ARGS.np > 1:
+        rep1 = os.path.join(tmp, "np1.json")
+        code, out1, err1 = mmapp(deck(tmp, ACCURACY), "--report", rep1, np=1)
+        assert code == 0, err1
+        for a, b in zip(runs, json.load(open(rep1))["runs"]):
+            if a["kernel"] == "naive":
+                assert a["accuracy"] == b["accuracy"], (a["accuracy"], b["accuracy"])
+    # init: wide (exponents over 2^-60..2^60): the same bound holds, the scale being |A||B| elementwise.
+    wide = os.path.join(tmp, "wide.json")
+    code, out, err = mmapp(deck(tmp, ACCURACY), "--report", wide, "--set", "problem.init=wide")
+    assert code == 0, err
+    for run in json.load(open(wide))["runs"]:
+        acc = run["accuracy"]
+        assert acc["worst_error"] is not None and acc["worst_error"] < run["k"] * EPS[run["dtype"]] / 2, (run, acc)
+    off = os.path.join(tmp, "off.json")
+    code, out, err = mmapp(deck(tmp, ACCURACY), "--report", off, "--set", "verify.accuracy=false")
+    assert code == 0, err
+    assert all(r["accuracy"] is None for r in json.load(open(off))["runs"])
+    assert "err vs fp64" not in out and ", err " not in err
+
+
+def test_accuracy_sees_a_wrong_vendor(tmp):
+    """A BLAS spoiled from outside (one element of C off by 1.0): the vendor
+    runs' error is large (far above K u) at the row the verifier names, the
+    other kernels' stay small."""
+    if not ARGS.fault_libs:
+        print("  (no fault library given: skipped)")
+        return
+    env = dict(ENV, LD_PRELOAD=ARGS.fault_libs.replace(",", ":"), MMAPP_FAULT="element", MMAPP_FAULT_DELTA="1.0")
+    code, out, err, runs = accuracy_runs(tmp, "fault", env=env)
+    assert code == 1, (code, err)
+    for run in runs:
+        acc, bound = run["accuracy"], run["k"] * EPS[run["dtype"]] / 2
+        if run["kernel"] == "vendor":
+            assert acc["worst_error"] > 1e-3 and acc["worst_error"] > 10 * bound, acc
+            assert acc["worst_row"] == run["verification"]["worst_row"], (acc, run["verification"])
+        else:
+            assert acc["worst_error"] < bound, (run["kernel"], acc)
+
+
+def test_accuracy_memory_counted_up_front(tmp):
+    """The FP64 reference's C64 and |A||B| (2 doubles per element of the
+    rank's rows of C) are in the up-front memory check: a problem too large
+    is refused at once, exit 2, and the need it names grows by exactly them."""
+    import re
+    m, n = 400000, 200000  # C alone (320 GB) fits no GPU and no host
+    big = deck(tmp, f"problem: {{m: {m}, n: {n}, k: 1000, dtype: float}}\nkernels: [naive]\n")
+    need = {}
+    for on in ("false", "true"):
+        t0 = time.time()
+        code, out, err = mmapp(big, "--set", "verify.accuracy=" + on)
+        assert code == 2 and "needs" in err and time.time() - t0 < 60, (on, code, err)
+        found = re.search(r"needs ([0-9.e+]+) GiB of (host|\S+ device) memory on rank (\d+)", err)
+        assert found, err
+        need[on] = (float(found.group(1)), int(found.group(3)))
+    rows = m // ARGS.np  # the even split; the same rank is named both times
+    assert need["true"][1] == need["false"][1], need
+    extra = 2 * rows * n * 8 / 2 ** 30
+    slack = 0.005 * (need["true"][0] + need["false"][0])  # the message's 3 significant digits
+    assert abs(need["true"][0] - need["false"][0] - extra) <= slack, (need, extra)
+
+
+def test_accuracy_key_errors(tmp):
+    """A value other than true/false, and the key on a process grid: exit 2
+    naming verify.accuracy, before anything runs."""
+    for text, fragment in (("verify: {accuracy: maybe}\n", "expected true or false"),
+                           ("verify: {accuracy: [true]}\n", "expected true or false"),
+                           ("verify: {accuracy: true}\nparallel: {decomposition: {grid: [1, 1]}}\n", "row split")):
+        code, out, err = mmapp(deck(tmp, "problem: {n: 16}\nkernels: [naive]\n" + text))
+        assert code == 2, (text, code, err)
+        assert "verify.accuracy" in err and fragment in err, (text, err)
+    code, out, err = mmapp(deck(tmp, "problem: {n: 16}\nkernels: [naive]\n"), "--set", "verify.accuracy=2")
+    assert code == 2 and "--set verify.accuracy" in err and "true or false" in err, err
+
+
 def test_report_path_checked_before_any_compute(tmp):
     """A report path that cannot be written is exit 2 naming it, before the (long) deck runs."""
     slow = deck(tmp, "problem: {n: 4000}\nkernels: [naive]\n")

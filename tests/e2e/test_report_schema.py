@@ -49,7 +49,7 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
     code, out = check(rep)
     assert code == 0 and "1 report(s) valid" in out, (code, out)
     good = json.load(open(rep))
-    assert good["schema_version"] == "2.1.0", good["schema_version"]  # 2.1.0 added the runs' math
+    assert good["schema_version"] == "2.2.0", good["schema_version"]  # 2.1.0 added the runs' math, 2.2.0 accuracy
     assert [(r["kernel"], r["math"]) for r in good["runs"]] == [("naive", "simt"), ("vendor", "vendor")], good["runs"]
     run0 = lambda d: d["runs"][0]
 
@@ -81,6 +81,10 @@ def test_valid_report_passes_and_broken_copies_fail(tmp):
         "no command line": (lambda d: d.pop("command_line"), "command_line"),
         "unknown status": (lambda d: run0(d).update(status="done"), "runs/0/status"),
         "unknown math path": (lambda d: run0(d).update(math="tf32"), "runs/0/math"),
+        "negative accuracy": (lambda d: run0(d).update(accuracy={"worst_error": -1.0, "worst_row": 0,
+                                                                  "reference": "x"}), "runs/0/accuracy"),
+        "accuracy without its row": (lambda d: run0(d).update(accuracy={"worst_error": 1e-7, "reference": "x"}),
+                                     "runs/0/accuracy"),
     }
     os.makedirs(os.path.join(tmp, "broken"))
     for what, (spoil, where) in broken.items():
@@ -167,6 +171,37 @@ def test_table_tool_reads_the_schema_fields(tmp):
     code, detail = tool(summarize, "--detail", rep)
     code2, table = tool(os.path.join(ARGS.source, "scripts", "analysis", "plot_reports.py"), "--table", rep)
     assert code == code2 == 0 and table == detail and "selection" in table.splitlines()[0], table
+
+
+def test_table_tool_shows_accuracy(tmp):
+    """verify.accuracy: true (schema 2.2.0): the report's accuracy validates
+    and summarize.py shows it as `err vs fp64` (before `verified`; "inf" for
+    an infinite figure); reports without it have no such column."""
+    rep = os.path.join(tmp, "acc.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, "problem: {n: 32}\nkernels: [naive, vendor]\n"
+                                                  "verify: {accuracy: true}\n"), "--report", rep])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    summarize = os.path.join(ARGS.source, "jobs", "summarize.py")
+    code, out = tool(summarize, rep)
+    assert code == 0, out
+    head = [h for h in out.splitlines()[0].split("  ") if h.strip()]
+    assert head[-2:] == ["err vs fp64", "verified"], head
+    for run in doc["runs"]:
+        line = next(x for x in out.splitlines() if x.startswith(run["kernel"] + " "))
+        assert f"{run['accuracy']['worst_error']:.1e}" in line, (line, run["accuracy"])
+    doc["runs"][0]["accuracy"]["worst_error"] = None  # infinite
+    doc["runs"][1]["accuracy"] = None  # not measured
+    code, out = tool(summarize, write(os.path.join(tmp, "inf.json"), doc))
+    lines = out.splitlines()
+    assert code == 0 and " inf " in lines[2] and lines[3].split()[-2] == "-", out
+    code, out = tool(summarize, "--csv", os.path.join(tmp, "acc.csv"), rep)
+    assert code == 0 and "err_vs_fp64" in open(os.path.join(tmp, "acc.csv")).readline(), out
+    plain = os.path.join(tmp, "plain.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, "problem: {n: 32}\nkernels: [naive]\n"), "--report", plain])
+    assert code == 0 and json.load(open(plain))["runs"][0]["accuracy"] is None, err
+    code, out = tool(summarize, plain)
+    assert code == 0 and "err vs fp64" not in out, out
 
 
 def main():
