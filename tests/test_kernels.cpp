@@ -315,12 +315,19 @@ void check_gpu_shape_rule() {
       return v.shape();
     };
     // The FP64 tensor-core variants, where this build has them (sm_80 and later).
-    bool dmma = false, sm90 = false;  // sm_90: the m16n8k8 / m16n8k16 variants
+    bool dmma = false, sm90 = false, deep = false;  // sm_90: the m16n8k8 / m16n8k16 variants
     for (const auto& v : mmapp::variants_named<Space, double>("tiled")) {
       dmma = dmma || v.tag.rfind("dmma", 0) == 0;
       sm90 = sm90 || v.tag.rfind("dmma16", 0) == 0;
+      deep = deep || v.rule == mmapp::GpuRuleChoice::dmma_deep;  // sm_90 on the in-tree Kokkos
     }
-    if (sm90) {
+    if (deep) {
+      CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
+      CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");  // odd N
+      CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
+      CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K
+      CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
+    } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
       CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");
       CHECK(tag(double(0), 64, 64, 1048576) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");

@@ -182,8 +182,16 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
   const std::vector<Case> cases{
       // 8191^3: 64 x 128 = 8192 128x64 tiles (use ~1) >= 132: the big DMMA tile.
       {true, 8191, 8191, 8191, 132, C::dmma_big, kDmmaBig},
-      // 1500x1500x77: 12 x 24 = 288 tiles >= 132, use 0.98.
-      {true, 1500, 1500, 77, 132, C::dmma_big, kDmmaBig},
+      // 1500x1500x77: 12 x 24 = 288 tiles >= 132, use 0.98, but 2 waves of 264 (two teams per SM):
+      // 2 x 2 / 0.75 = 5.3 against the 64x64 tile's 576 tiles in 3 waves, 3 / 0.75 = 4.0 (x 1.1 =
+      // 4.4): the small tile.
+      {true, 1500, 1500, 77, 132, C::dmma_small, kDmmaSmall},
+      // 777x1234x4321: 7 x 20 = 140 big tiles (half a wave: 2.7) against 13 x 20 = 260 small
+      // ones in one wave (1.3): the small tile (H200: 43% of cuBLAS on the big, 70% on the small).
+      {true, 777, 1234, 4321, 132, C::dmma_small, kDmmaSmall},
+      // 5000x3001x777: 40 x 47 = 1880 big tiles in 8 waves (21.3) against 15 waves of small (20.0
+      // x 1.1 = 22.0): the big tile.
+      {true, 5000, 3001, 777, 132, C::dmma_big, kDmmaBig},
       // 70x1000x5000: 1 x 16 = 16 128x64 tiles (use 0.55) < 132; 2 x 16 = 32 64x64 tiles < 132, 5 slices.
       {true, 70, 1000, 5000, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 96, 96, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
@@ -207,12 +215,51 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
   CHECK(mmapp::gpu_shape_rule(true, 8191, 8191, 8191, 132, nullptr, false) == C::big);
 }
 
+TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte aligned", "[rule]") {
+  const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
+  const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
+  const std::string kDmmaBig = "shape rule: FP64 tensor cores, 128x64 tiles";
+  const std::string kDmmaSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024";
+  const std::string kDmmaSmall = "shape rule: FP64 tensor cores, 64x64 tiles";
+  const std::vector<Case> cases{
+      // Even N and K: the deep forms of the big tile and of the split small tile.
+      {true, 8192, 8192, 8192, 132, C::dmma_deep, kDeep},
+      {true, 4096, 4096, 4096, 132, C::dmma_deep, kDeep},
+      // 128x16384x16384: 256 big tiles in one wave, 2 / 0.88 = 2.3, against 512 small in 2 (2.7).
+      {true, 128, 16384, 16384, 132, C::dmma_deep, kDeep},
+      {true, 16384, 128, 16384, 132, C::dmma_deep, kDeep},
+      {true, 256, 256, 262144, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 96, 96, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // An odd N or K (rows not in 16-byte chunks): the register-path tiles.
+      {true, 8192, 8191, 8192, 132, C::dmma_big, kDmmaBig},
+      {true, 8192, 8192, 8191, 132, C::dmma_big, kDmmaBig},
+      {true, 4097, 4095, 4093, 132, C::dmma_big, kDmmaBig},
+      {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
+      // Few big tiles (half a wave): the small tile, deep or not.
+      {true, 778, 1234, 4320, 132, C::dmma_small, kDmmaSmall},
+      // GEMV-like shapes and float: unchanged.
+      {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
+      {false, 300, 300, 300, 132, C::small, kSmall},
+  };
+  for (const Case& c : cases) {
+    INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
+    std::string why = "unset";
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, true, true) == c.choice);
+    CHECK(why == c.why);
+  }
+  // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
+  CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
+}
+
 TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice, never DMMA", "[rule]") {
   // Over a grid of shapes and SM counts: with tensor_cores = false the rule
   // is the plain SIMT rule (the default argument) and never names a DMMA
   // tile; float is the same with or without; with them double differs from
   // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
-  const auto dmma = [](C c) { return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk; };
+  const auto dmma = [](C c) {
+    return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
+           c == C::dmma_small_splitk_deep;
+  };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
     for (const long sms : {1L, 16L, 108L, 132L})
@@ -273,6 +320,15 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_big);
           chosen.push_back(C::dmma_small);
           chosen.push_back(C::dmma_small_splitk);
+        }
+        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): both or none, and only with the others.
+        const auto n_deep = std::count_if(all.begin(), all.end(), [](const auto& v) {
+          return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep;
+        });
+        CHECK((n_deep == 0 || (n_deep == 2 && n_dmma == 3)));
+        if (n_deep == 2) {
+          chosen.push_back(C::dmma_deep);
+          chosen.push_back(C::dmma_small_splitk_deep);
         }
       } else {
         chosen.push_back(C::huge);

@@ -125,10 +125,14 @@ std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_nam
   } else {
     if (!same_name.empty() && same_name.front().name == "tiled") {
       // The FP64 tensor-core choices only where the catalog compiled them (sm_80 and later).
-      bool dmma = false;
-      for (const auto& v : same_name) dmma = dmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_big);
+      // The deep (cp.async, past 48 KiB) DMMA tiles where compiled (sm_90, the in-tree Kokkos).
+      bool dmma = false, deep = false;
+      for (const auto& v : same_name) {
+        dmma = dmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_big);
+        deep = deep || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_deep);
+      }
       const GpuRuleChoice c =
-          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma);
+          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep);
       for (std::size_t i = 0; i < same_name.size(); ++i)
         if (same_name[i].rule == c) return i;
       return 0;

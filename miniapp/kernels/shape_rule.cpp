@@ -51,22 +51,36 @@ bool huge_fits(long m, long n, long k, long sms) {
 
 }  // namespace
 
+double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
+  const long slots = 2 * sms;
+  const long waves = (tiles_of(t, m, n) + slots - 1) / slots;
+  return double(waves) * (double(t.bm) * t.bn / (64.0 * 64.0)) / efficiency;
+}
+
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores) {
+                             bool tensor_cores, bool deep_tiles) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
   if (is_double && tensor_cores) {
+    // The deep tiles copy 16-byte chunks with cp.async; rows of other widths
+    // would take their slow element-by-element path.
+    const bool deep = deep_tiles && n % 2 == 0 && k % 2 == 0;
     const RuleTile& mb = rt::kDoubleMmaBig;
+    const RuleTile& msm = rt::kDoubleMmaSmall;
     const long tiles_mb = tiles_of(mb, m, n);
-    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms)
-      return chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
+    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms &&
+        dmma_wave_time(mb, m, n, sms, deep ? 0.88 : 0.75) <= 1.1 * dmma_wave_time(msm, m, n, sms, 0.75))
+      return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
+                  : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_ms = tiles_of(ms, m, n);
     if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms)
-      return chose(C::dmma_small_splitk, "FP64 tensor cores, few 64x64 tiles: K split by 1024", why);
+      return deep ? chose(C::dmma_small_splitk_deep,
+                          "FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages", why)
+                  : chose(C::dmma_small_splitk, "FP64 tensor cores, few 64x64 tiles: K split by 1024", why);
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;

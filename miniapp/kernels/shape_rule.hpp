@@ -35,6 +35,8 @@ enum class GpuRuleChoice {
   dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
   dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
+  dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (87.5 KiB of scratch)
+  dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (75.8 KiB)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -86,14 +88,29 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 /// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
 /// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor
 /// cores instead of steps 4-6: the 128x64 DMMA tile where M*N fills at
-/// least half of its tiles and there are at least `sms` of them; else the
+/// least half of its tiles, there are at least `sms` of them and their
+/// waves take at most 10% longer than the 64x64 tile's (dmma_wave_time;
+/// the 10%: the estimate's spread, so that large squares, where the two
+/// differ by a partial wave, keep the big tile); else the
 /// 64x64 DMMA tile split by 1024 when it has fewer tiles than SMs and K
-/// splits; else the 64x64 DMMA tile. Which instruction and K tile each
-/// takes is the catalog's (sm_90: m16n8k8 / m16n8k16); measured against the
-/// SIMT choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
+/// splits; else the 64x64 DMMA tile. With `deep_tiles` as well (the
+/// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
+/// on the in-tree Kokkos) and rows of A and B 16-byte aligned when
+/// contiguous (N and K even), the big tile and the split small tile are
+/// their deep forms (dmma_deep, dmma_small_splitk_deep). Which instruction
+/// and K tile each takes is the catalog's; measured against the SIMT
+/// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
 /// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores = false);
+                             bool tensor_cores = false, bool deep_tiles = false);
+
+/// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
+/// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:
+/// waves (ceil(tiles / 2 sms)) x the tile's area in 64x64 tiles /
+/// `efficiency` (the tile's measured fraction of cuBLAS DGEMM on large
+/// squares: docs/performance.md, "Tensor cores (issue 21)": 0.88 for the
+/// deep 128x64 tile, 0.75 for the register-path 128x64 and 64x64 tiles).
+double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency);
 
 /// The host rule for `tiled`: true when an m-row problem takes the few-rows
 /// kernel (tag "rows") instead of the packed GotoBLAS/BLIS kernel whose

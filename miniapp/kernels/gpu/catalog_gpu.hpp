@@ -185,6 +185,9 @@ static_assert(detail::has_rule_tile<DoubleMmaSmallSplitK>(rule_tiles::kDoubleMma
 static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles::kDoubleMmaSmallSplitK),
+              "vs shape_rule.hpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -404,10 +407,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
   }
   if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
     v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
   }
 }
