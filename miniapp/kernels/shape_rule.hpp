@@ -35,8 +35,8 @@ enum class GpuRuleChoice {
   dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
   dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
-  dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (87.5 KiB of scratch)
-  dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (75.8 KiB)
+  dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (85.5 KiB of scratch)
+  dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (74.0 KiB)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,

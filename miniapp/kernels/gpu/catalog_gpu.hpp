@@ -144,9 +144,9 @@ using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
 inline constexpr bool kGpuOptinScratch = MMAPP_KOKKOS_OPTIN_SCRATCH != 0 && kGpuMmaSm90;
 /// Deep K tiles past 48 KiB (kGpuOptinScratch), double on m16n8k8 (shape
 /// 2) or m16n8k4 (shape 1) through the cp.async pipeline: 128x64x16 with 3
-/// stages (87.5 KiB, two teams per SM); 64x128x16 in warps of 32x64 with 3
-/// stages (79.5 KiB); 64x64x16 with 4 stages (75.8 KiB), whole and split by
-/// 1024; 128x128x16 in eight warps with 3 stages (112 KiB, one team).
+/// stages (85.5 KiB, two teams per SM); 64x128x16 in warps of 32x64 with 3
+/// stages (79.5 KiB); 64x64x16 with 4 stages (74.0 KiB), whole and split by
+/// 1024; 128x128x16 in eight warps with 3 stages (109.5 KiB, one team).
 /// (128x64x16 with 4 stages at one team per SM spills: 52/128 bytes.)
 using DoubleMma16k8Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true>;
 using DoubleMma16Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true>;
@@ -310,7 +310,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
     v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
   }
-  if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
+  if constexpr (kGpuOptinScratch && kLadderVariants) {  // past 48 KiB, slower than one stage (docs/performance.md)
     v.push_back(mma_variant<FloatTf32MidDeep2, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep2, Space, T>());
   }
@@ -406,12 +406,16 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
   }
   if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
+    // The rule's two, and m16n8k8's 128x64x16 (the fastest at 12288^3 and at K = 64 on an H200,
+    // 2026-11-24); the other tiles past 48 KiB measured slower (docs/performance.md).
     v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>());
     v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
-    v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
+    if constexpr (kLadderVariants) {
+      v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
+    }
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
-    v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
   }
 }
 }  // namespace detail
