@@ -49,6 +49,15 @@ bool huge_fits(long m, long n, long k, long sms) {
   return use_of(h, tiles, m, n) >= 0.75 && fill >= 0.9 && n % 4 == 0 && k % 4 == 0 && k >= 512;
 }
 
+// The DMMA tiles' measured fraction of cuBLAS DGEMM on large squares (one
+// H200, 2026-11-24, docs/performance.md "Tensor cores (issue 21)"): the
+// deep 128x64x16 tile 0.82-0.91, the register-path 128x64x8 and 64x64x16
+// tiles 0.71-0.76; and the slack the big tile is given against the small
+// one (the estimate's spread: on large squares the two differ by a partial wave).
+constexpr double kDmmaDeepEfficiency = 0.88;
+constexpr double kDmmaEfficiency = 0.75;
+constexpr double kDmmaBigSlack = 1.1;
+
 }  // namespace
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
@@ -72,7 +81,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const long tiles_mb = tiles_of(mb, m, n);
     if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms &&
-        dmma_wave_time(mb, m, n, sms, deep ? 0.88 : 0.75) <= 1.1 * dmma_wave_time(msm, m, n, sms, 0.75))
+        dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
+            kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency))
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
