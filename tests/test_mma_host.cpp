@@ -356,6 +356,12 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 3, 2, true>, double>();
   check_mma_kernel<GpuMmaTile<16, 32, 8, 16, 16, 0, 16, 0, 2, 4, true>, double>();
   check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 24, 2, 0, 3, true>, double>();
+  // The shape rule's deep forms at BK = 16 (their K tiles past 48 KiB on the
+  // GPU): m16n8k4 with 3 stages; m16n8k8 with 4 stages split by 32 (two K
+  // tiles per slice). Interior K tiles take the loader's unmasked path, the
+  // edges its masked one.
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 4, true>, double>();
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.
