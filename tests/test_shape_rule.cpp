@@ -49,15 +49,22 @@ const std::string kMid = "shape rule: few tiles, 96x96 fuller than 64x64: K spli
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
 
-void check(const std::vector<Case>& cases) {
+/// Each case's choice and reason from gpu_shape_rule with the catalog flags
+/// `tensor_cores` and `deep_tiles` (the SIMT rule by default).
+void check(const std::vector<Case>& cases, bool tensor_cores = false, bool deep_tiles = false) {
   for (const Case& c : cases) {
     INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
     std::string why = "unset";
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why) == c.choice);
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, tensor_cores, deep_tiles) == c.choice);
     CHECK(why == c.why);
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, nullptr) == c.choice);  // why is optional
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, nullptr, tensor_cores, deep_tiles) ==
+          c.choice);  // why is optional
   }
 }
+
+const std::string kDmmaBig = "shape rule: FP64 tensor cores, 128x64 tiles";
+const std::string kDmmaSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024";
+const std::string kDmmaSmall = "shape rule: FP64 tensor cores, 64x64 tiles";
 
 }  // namespace
 
@@ -176,9 +183,6 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 for double, else
 }
 
 TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes, float unchanged", "[rule]") {
-  const std::string kDmmaBig = "shape rule: FP64 tensor cores, 128x64 tiles";
-  const std::string kDmmaSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024";
-  const std::string kDmmaSmall = "shape rule: FP64 tensor cores, 64x64 tiles";
   const std::vector<Case> cases{
       // 8191^3: 64 x 128 = 8192 128x64 tiles (use ~1) >= 132: the big DMMA tile.
       {true, 8191, 8191, 8191, 132, C::dmma_big, kDmmaBig},
@@ -205,12 +209,7 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
       {true, 1000, 6, 5000, 132, C::small_splitk, kNarrow},
       {false, 300, 300, 300, 132, C::small, kSmall},
   };
-  for (const Case& c : cases) {
-    INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
-    std::string why = "unset";
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, true) == c.choice);
-    CHECK(why == c.why);
-  }
+  check(cases, true);
   // Without tensor cores the same double shape takes the SIMT big tile.
   CHECK(mmapp::gpu_shape_rule(true, 8191, 8191, 8191, 132, nullptr, false) == C::big);
 }
@@ -218,9 +217,6 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
 TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte aligned", "[rule]") {
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
-  const std::string kDmmaBig = "shape rule: FP64 tensor cores, 128x64 tiles";
-  const std::string kDmmaSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024";
-  const std::string kDmmaSmall = "shape rule: FP64 tensor cores, 64x64 tiles";
   const std::vector<Case> cases{
       // Even N and K: the deep forms of the big tile and of the split small tile.
       {true, 8192, 8192, 8192, 132, C::dmma_deep, kDeep},
@@ -241,12 +237,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte align
       {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
       {false, 300, 300, 300, 132, C::small, kSmall},
   };
-  for (const Case& c : cases) {
-    INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
-    std::string why = "unset";
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, true, true) == c.choice);
-    CHECK(why == c.why);
-  }
+  check(cases, true, true);
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
 }
