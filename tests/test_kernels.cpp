@@ -323,9 +323,10 @@ void check_gpu_shape_rule() {
     }
     if (deep) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
-      CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");  // odd N
+      CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // odd N: copied
+      CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
       CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
-      CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K
+      CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");  // odd K
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
     } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");

@@ -101,7 +101,7 @@ TEST_CASE("GPU shape rule: GEMV-like shapes (M or N tiny)", "[rule]") {
 TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles and waves", "[rule]") {
   check({
       // 8192^3: 64 x 32 = 2048 huge tiles, fully used; 132 SMs: 16 waves, 2048 / 2112 = 0.97 >= 0.9;
-      // 108 SMs: 19 waves, 2048 / 2052 = 0.998. N, K multiples of 4, K >= 512: huge.
+      // 108 SMs: 19 waves, 2048 / 2052 = 0.998. K >= 512: huge.
       {false, 8192, 8192, 8192, 132, C::huge, kHuge},
       {false, 8192, 8192, 8192, 108, C::huge, kHuge},
       // 2000x6000x2000: 16 x 24 = 384 huge tiles, use 12e6 / (384 * 32768) = 0.95. 132 SMs: 3 waves,
@@ -115,9 +115,10 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
       // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
       // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
       {false, 129, 33792, 1024, 132, C::big, kBigF},
-      // Misaligned N (4095 % 4 = 3): big (33 x 32 = 1056 tiles, use 0.97). Misaligned K only (8191): big.
-      {false, 4097, 4095, 4093, 132, C::big, kBigF},
-      {false, 8192, 8192, 8191, 132, C::big, kBigF},
+      // N or K not a multiple of 4 (rows not 16-byte aligned; the kernel copies them to aligned ones):
+      // as aligned. 4097x4095: 33 x 16 = 528 huge tiles, use 0.97, 4 waves of 132 exactly: huge.
+      {false, 4097, 4095, 4093, 132, C::huge, kHuge},
+      {false, 8192, 8192, 8191, 132, C::huge, kHuge},
       // K = 256 < 512: big (64 x 64 = 4096 tiles).
       {false, 8192, 8192, 256, 132, C::big, kBigF},
       // Double never takes the 128x256 tile: 8192^3 is 128 x 64 = 8192 big tiles >= 2 * 132.
@@ -214,8 +215,9 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
   CHECK(mmapp::gpu_shape_rule(true, 8191, 8191, 8191, 132, nullptr, false) == C::big);
 }
 
-TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte aligned", "[rule]") {
+TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for short K", "[rule]") {
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
+  const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
   const std::vector<Case> cases{
       // Even N and K: the deep forms of the big tile and of the split small tile.
@@ -226,11 +228,18 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte align
       {true, 16384, 128, 16384, 132, C::dmma_deep, kDeep},
       {true, 256, 256, 262144, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},
-      // An odd N or K (rows not in 16-byte chunks): the register-path tiles.
-      {true, 8192, 8191, 8192, 132, C::dmma_big, kDmmaBig},
-      {true, 8192, 8192, 8191, 132, C::dmma_big, kDmmaBig},
-      {true, 4097, 4095, 4093, 132, C::dmma_big, kDmmaBig},
-      {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
+      // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
+      // kernel copies such operands to aligned ones: aligned_operands.hpp).
+      {true, 8192, 8191, 8192, 132, C::dmma_deep, kDeep},
+      {true, 8192, 8192, 8191, 132, C::dmma_deep, kDeep},
+      {true, 4097, 4095, 4093, 132, C::dmma_deep, kDeep},
+      {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
+      {true, 96, 96, 499999, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // Short K (at most 128): the big deep tile on m16n8k8; past it, m16n8k4.
+      {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 8192, 8192, 128, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 8192, 8192, 129, 132, C::dmma_deep, kDeep},
       // Few big tiles (half a wave): the small tile, deep or not.
       {true, 778, 1234, 4320, 132, C::dmma_small, kDmmaSmall},
       // GEMV-like shapes and float: unchanged.
@@ -249,7 +258,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
-           c == C::dmma_small_splitk_deep;
+           c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -314,12 +323,13 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
         }
         // The deep DMMA tiles (sm_90 on the in-tree Kokkos): both or none, and only with the others.
         const auto n_deep = std::count_if(all.begin(), all.end(), [](const auto& v) {
-          return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep;
+          return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep || v.rule == C::dmma_deep_k8;
         });
-        CHECK((n_deep == 0 || (n_deep == 2 && n_dmma == 3)));
-        if (n_deep == 2) {
+        CHECK((n_deep == 0 || (n_deep == 3 && n_dmma == 3)));
+        if (n_deep == 3) {
           chosen.push_back(C::dmma_deep);
           chosen.push_back(C::dmma_small_splitk_deep);
+          chosen.push_back(C::dmma_deep_k8);
         }
       } else {
         chosen.push_back(C::huge);

@@ -53,7 +53,9 @@ mmapp::Matrix<T, Host> run(const Case& c, const mmapp::Matrix<T, Host>& A, const
                            std::uint64_t seed) {
   auto C = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
   if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
-  mmapp::Workspace<Host> work("work", mmapp::splitk_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
+  // The catalog's sizing: room for aligned copies of a contiguous operand with odd K or N (their
+  // 16-byte path); a padded (strided) operand gets none and keeps the element-wise path.
+  mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
   mmapp::gemm_tiled_warp<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
   Kokkos::fence();
   return C;
@@ -119,4 +121,72 @@ TEST_CASE("the GPU's warp-tiled GEMM on the host backend: every form, every load
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 1, true, 0, 0>,
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 2, true, 0, 0, 0, true>,
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 2, true, 0, 0, 16>>();
+}
+
+TEST_CASE("AlignedOperands: aligned copies of operands whose rows are not 16-byte aligned", "[aligned]") {
+  // float (4 per chunk) and double (2 per chunk); A 5 x 7 (K odd), B 7 x 6 (N not a multiple of 4 for float).
+  auto check = [](auto zero) {
+    using T = decltype(zero);
+    constexpr long vw = 16 / sizeof(T);
+    const long m = 5, k = 7, n = vw == 4 ? 6 : 5;
+    const auto A = mmapp_test::padded<Host, T>(m, k, 0, 0, 3);
+    const auto B = mmapp_test::padded<Host, T>(k, n, 0, 1, 3);
+    mmapp::Matrix<T, Host> C("C", m, n);
+    auto same = [](const mmapp::OperandView<T>& v, const mmapp::Matrix<T, Host>& x) {
+      long bad = 0;
+      for (long i = 0; i < long(x.extent(0)); ++i)
+        for (long j = 0; j < v.ld; ++j)
+          bad += j < long(x.extent(1)) ? !(v.data[i * v.ld + j] == x(i, j)) : !(v.data[i * v.ld + j] == T(0));
+      return bad;
+    };
+    const std::size_t need = mmapp::tiled_gpu_workspace_bytes<T, 0>(m, n, k);
+    REQUIRE(need > 0);
+    {  // room: both copied, past the split-K partials (`used` bytes), with a padded pitch
+      const std::size_t used = 100;
+      mmapp::Workspace<Host> work("work", 256 + need);
+      const mmapp::AlignedOperands<Host, T> ops(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(0), work}, used);
+      Kokkos::fence();
+      CHECK(ops.a.vec);
+      CHECK(ops.b.vec);
+      CHECK(ops.a.ld == (k + vw - 1) / vw * vw);
+      CHECK(ops.b.ld == (n + vw - 1) / vw * vw);
+      CHECK(static_cast<const void*>(ops.a.data) >= static_cast<const void*>(work.data() + used));
+      CHECK(static_cast<const void*>(ops.b.data) > static_cast<const void*>(ops.a.data));
+      CHECK(reinterpret_cast<std::uintptr_t>(ops.a.data) % 16 == 0);
+      CHECK(reinterpret_cast<std::uintptr_t>(ops.b.data) % 16 == 0);
+      CHECK(same(ops.a, A) == 0);
+      CHECK(same(ops.b, B) == 0);
+    }
+    {  // room for A's copy alone: A copied, B used in place, element by element
+      mmapp::Workspace<Host> work("work", need - 1);
+      const mmapp::AlignedOperands<Host, T> ops(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(0), work}, 0);
+      Kokkos::fence();
+      CHECK(ops.a.vec);
+      CHECK(same(ops.a, A) == 0);
+      CHECK(ops.b.data == B.data());
+      CHECK_FALSE(ops.b.vec);
+      CHECK(ops.b.ld == n);
+    }
+    {  // the partials take all of it: both in place
+      mmapp::Workspace<Host> work("work", need);
+      const mmapp::AlignedOperands<Host, T> ops(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(0), work}, need);
+      CHECK(ops.a.data == A.data());
+      CHECK_FALSE(ops.a.vec);
+      CHECK(ops.a.ld == k);
+      CHECK(ops.b.data == B.data());
+      CHECK_FALSE(ops.b.vec);
+    }
+    {  // aligned operands: used in place, no copy, no workspace needed
+      const auto A2 = mmapp_test::padded<Host, T>(m, 2 * vw, 0, 0, 3);
+      const auto B2 = mmapp_test::padded<Host, T>(2 * vw, vw, 0, 1, 3);
+      CHECK(mmapp::tiled_gpu_workspace_bytes<T, 0>(m, vw, 2 * vw) == 0);
+      const mmapp::AlignedOperands<Host, T> ops(Host{}, mmapp::GemmArgs<Host, T>{A2, B2, C, T(0), {}}, 0);
+      CHECK(ops.a.data == A2.data());
+      CHECK(ops.b.data == B2.data());
+      CHECK(ops.a.vec);
+      CHECK(ops.b.vec);
+    }
+  };
+  check(float{});
+  check(double{});
 }

@@ -40,13 +40,14 @@ GpuRuleChoice gemv_like(bool is_double, long m, long n, std::string* why) {
 }
 
 /// Step 3 (float): whether the 128x256 tile fills its tiles and their waves,
-/// with rows of A and B 16-byte aligned and K long enough.
+/// with K long enough. (Rows of A and B that are not 16-byte aligned are
+/// copied to aligned ones by the kernel: aligned_operands.hpp.)
 bool huge_fits(long m, long n, long k, long sms) {
   const RuleTile& h = rule_tiles::kFloatHuge;
   const long tiles = tiles_of(h, m, n);
   const long waves = (tiles + sms - 1) / sms;
   const double fill = double(tiles) / double(waves * sms);
-  return use_of(h, tiles, m, n) >= 0.75 && fill >= 0.9 && n % 4 == 0 && k % 4 == 0 && k >= 512;
+  return use_of(h, tiles, m, n) >= 0.75 && fill >= 0.9 && k >= 512;
 }
 
 // The DMMA tiles' measured fraction of cuBLAS DGEMM on large squares (one
@@ -57,6 +58,10 @@ bool huge_fits(long m, long n, long k, long sms) {
 constexpr double kDmmaDeepEfficiency = 0.88;
 constexpr double kDmmaEfficiency = 0.75;
 constexpr double kDmmaBigSlack = 1.1;
+// K up to which the big deep tile runs on m16n8k8 rather than m16n8k4: at
+// 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
+// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
+constexpr long kDmmaShortK = 128;
 
 }  // namespace
 
@@ -74,17 +79,24 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
   if (is_double && tensor_cores) {
-    // The deep tiles copy 16-byte chunks with cp.async; rows of other widths
-    // would take their slow element-by-element path.
-    const bool deep = deep_tiles && n % 2 == 0 && k % 2 == 0;
+    // The deep tiles copy 16-byte chunks with cp.async; operands whose rows
+    // are not 16-byte aligned (odd N or K) are copied to aligned ones first
+    // (aligned_operands.hpp), so the deep tiles take any shape.
+    const bool deep = deep_tiles;
     const RuleTile& mb = rt::kDoubleMmaBig;
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const long tiles_mb = tiles_of(mb, m, n);
     if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
-            kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency))
+            kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
+      if (deep && k <= kDmmaShortK)
+        return chose(C::dmma_deep_k8,
+                     "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
+                         std::to_string(kDmmaShortK),
+                     why);
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
+    }
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_ms = tiles_of(ms, m, n);
     if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms)

@@ -37,6 +37,7 @@ enum class GpuRuleChoice {
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
   dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (85.5 KiB of scratch)
   dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (74.0 KiB)
+  dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -75,8 +76,7 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 ///     N <= 8: the small tile split by 1024;
 ///  3. float: the 128x256 tile when M*N fills at least 3/4 of its tiles,
 ///     the tiles fill their waves (tiles / (ceil(tiles / sms) * sms)) to at
-///     least 90%, K >= 512 and N and K are multiples of 4 (rows of A and B
-///     16-byte aligned when contiguous);
+///     least 90% and K >= 512;
 ///  4. where M*N fills at least half of the big tiles: the big tile when
 ///     there are at least `sms` (float) / 2*`sms` (double) of them; else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
@@ -95,9 +95,11 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 /// 64x64 DMMA tile split by 1024 when it has fewer tiles than SMs and K
 /// splits; else the 64x64 DMMA tile. With `deep_tiles` as well (the
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
-/// on the in-tree Kokkos) and rows of A and B 16-byte aligned when
-/// contiguous (N and K even), the big tile and the split small tile are
-/// their deep forms (dmma_deep, dmma_small_splitk_deep). Which instruction
+/// on the in-tree Kokkos), the big tile and the split small tile are
+/// their deep forms (dmma_deep, dmma_small_splitk_deep), the big one on
+/// m16n8k8 (dmma_deep_k8) when K <= 128. No step asks for N or K to be a
+/// multiple of a 16-byte chunk: the tiled kernels copy operands whose rows
+/// are not 16-byte aligned to aligned ones (aligned_operands.hpp). Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
 /// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
 /// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.

@@ -186,6 +186,7 @@ static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), 
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles::kDoubleMmaSmallSplitK),
               "vs shape_rule.hpp");
 
@@ -223,7 +224,7 @@ KernelVariant<Space, T> warp_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           {Cfg::TM, Cfg::TN},
           &gemm_tiled_warp<Cfg, Space, T>,
           Cfg::stages > 0 ? 1 : 0,
-          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc>,
           gpu_tile_tag<Cfg>(),
           rule};
 }
@@ -237,7 +238,7 @@ KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           {Cfg::WM, Cfg::WN},
           &gemm_tiled_mma<Cfg, Space, T>,
           1,
-          Cfg::split_kc > 0 ? &splitk_workspace_bytes<T, Cfg::split_kc> : nullptr,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc>,
           gpu_mma_tag<Cfg, T>(),
           rule,
           std::is_same_v<T, double> ? MathPath::dmma : MathPath::tf32x3};
@@ -408,7 +409,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
   if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
     // The rule's two, and m16n8k8's 128x64x16 (the fastest at 12288^3 and at K = 64 on an H200,
     // 2026-11-24); the other tiles past 48 KiB measured slower (docs/performance.md).
-    v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>(R::dmma_deep_k8));
     v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());

@@ -155,6 +155,9 @@ struct SplitKPlan {
     slice_elems = long(M) * N;
   }
 
+  /// Bytes of args.work the partials take: S * M * N * sizeof(T) when S > 1, else 0.
+  std::size_t work_bytes() const { return slices > 1 ? std::size_t(slices) * std::size_t(slice_elems) * sizeof(T) : 0; }
+
   /// With S > 1: C = the slices' sum + beta * C (splitk_reduce, asynchronous); nothing otherwise.
   template <class Space>
   void reduce(const Space& space, const Matrix<T, Space>& C, const T beta) const {

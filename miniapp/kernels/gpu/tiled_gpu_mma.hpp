@@ -53,6 +53,7 @@
 // float variant runs 3 tensor-core products per multiply-add).
 #pragma once
 
+#include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/gpu/warp/async_pipeline.hpp"
@@ -397,7 +398,10 @@ struct MmaWarpTile {
 /// Row-major views, any M, N, K >= 0, any row stride and alignment; beta ==
 /// 0: C is not read. A split-K Cfg needs args.work of
 /// splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes (16-byte
-/// aligned); a smaller one is a std::runtime_error (SplitKPlan).
+/// aligned); a smaller one is a std::runtime_error (SplitKPlan). With
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes, an operand
+/// whose rows are not 16-byte aligned is first copied to an aligned one
+/// there (AlignedOperands, in the call's time).
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
@@ -426,14 +430,16 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   params.kc = plan.kc;
   params.K = K;
   params.scratch_bytes = Scratch::bytes;
-  params.A = A.data();
-  params.B = B.data();
-  params.lda = long(A.stride(0));
-  params.ldb = long(B.stride(0));
+  // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
+  const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
+  params.A = ops.a.data;
+  params.B = ops.b.data;
+  params.lda = ops.a.ld;
+  params.ldb = ops.b.ld;
   params.M = M;
   params.N = N;
-  params.vec_a = detail::aligned_to(params.A, 16) && params.lda % VW == 0;
-  params.vec_b = detail::aligned_to(params.B, 16) && params.ldb % VW == 0;
+  params.vec_a = ops.a.vec;
+  params.vec_b = ops.b.vec;
   params.out = plan.out;
   params.ldo = plan.ldo;
   params.vec_o = false;

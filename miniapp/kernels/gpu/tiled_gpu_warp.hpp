@@ -92,6 +92,7 @@
 #include "kernels/gpu/warp/mainloop.hpp"
 #include "kernels/gpu/warp/params.hpp"
 #include "kernels/gpu/warp/scratch.hpp"
+#include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/warp/swizzle.hpp"
 #include "kernels/gpu/warp/tile.hpp"
 #include "kernels/unroll.hpp"
@@ -105,7 +106,10 @@ namespace mmapp {
 /// any row stride and alignment; beta == 0: C is not read. A split-K Cfg
 /// needs args.work of splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K)
 /// bytes (16-byte aligned); a smaller one is a std::runtime_error
-/// ("gemm_tiled_warp: split-K workspace too small or misaligned").
+/// ("gemm_tiled_warp: split-K workspace too small or misaligned"). With
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes, an operand
+/// whose rows are not 16-byte aligned is first copied to an aligned one
+/// there (AlignedOperands, in the call's time).
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
@@ -137,14 +141,16 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   params.kc = plan.kc;
   params.K = K;
   params.scratch_bytes = Stages::bytes;
-  params.A = A.data();
-  params.B = B.data();
-  params.lda = long(A.stride(0));
-  params.ldb = long(B.stride(0));
+  // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
+  const AlignedOperands<Space, T> ops(space, args, Cfg::vec ? plan.work_bytes() : args.work.extent(0));
+  params.A = ops.a.data;
+  params.B = ops.b.data;
+  params.lda = ops.a.ld;
+  params.ldb = ops.b.ld;
   params.M = M;
   params.N = N;
-  params.vec_a = Cfg::vec && detail::aligned_to(params.A, 16) && params.lda % VW == 0;
-  params.vec_b = Cfg::vec && detail::aligned_to(params.B, 16) && params.ldb % VW == 0;
+  params.vec_a = Cfg::vec && ops.a.vec;
+  params.vec_b = Cfg::vec && ops.b.vec;
   params.out = plan.out;  // partial slices, or C itself
   params.ldo = plan.ldo;
   params.vec_o = detail::aligned_to(params.out, sizeof(Chunk)) && params.ldo % VW == 0;

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
+// aligned_operands.hpp — copies of A and B whose rows start on 16-byte
+// boundaries, for the team-tiled GPU kernels (gemm_tiled_warp,
+// gemm_tiled_mma). Those kernels load their K tiles in 16-byte chunks
+// (float4 / double2, or cp.async of 16 bytes) only where an operand's base
+// is 16-byte aligned and its row stride a multiple of a chunk; a contiguous
+// A with K not a multiple of 16 / sizeof(T), or B with such an N, fails that
+// test and would be read element by element (H200, 2026-11-24: float
+// 4097 x 4095 x 4093 at 78% of cuBLAS SGEMM against 92% at 4096^3; double
+// 5000 x 3001 x 777 kept off the cp.async tiles, docs/performance.md). The
+// cure is the one BLAS libraries apply when they pack (Goto and van de
+// Geijn, "Anatomy of high-performance matrix multiplication", ACM TOMS
+// 34(3), 2008, section 6): copy the operand once per GEMM into a buffer
+// with a padded row pitch, O(MK + KN) work against the GEMM's O(MNK), done
+// inside the timed call (so its cost is in the kernel's time).
+// Workspace layout of a tiled variant (tiled_gpu_workspace_bytes): the
+// split-K partials first (splitk.hpp, offset 0, as SplitKPlan expects),
+// then, from the next 256-byte boundary, A's copy (M rows, pitch
+// round_up(K, chunk)) and B's (K rows, pitch round_up(N, chunk)), each
+// starting on a 256-byte boundary, each present only where the contiguous
+// operand could not be read in chunks.
+#pragma once
+
+#include "core/types.hpp"
+#include "kernels/gpu/chunk.hpp"
+#include "kernels/gpu/splitk.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace mmapp {
+namespace detail {
+
+/// n rounded up to a multiple of m (m > 0).
+constexpr long round_up(const long n, const long m) { return (n + m - 1) / m * m; }
+
+/// The bytes of an operand copy: `rows` rows of `cols` elements at a pitch
+/// of round_up(cols, chunk), rounded up to 256 bytes; 0 when `cols` is
+/// already a multiple of a 16-byte chunk (a contiguous operand needs no
+/// copy then) or the operand is empty.
+template <class T>
+std::size_t operand_copy_bytes(const long rows, const long cols) {
+  constexpr long vw = Chunk16<T>::width;
+  if (rows <= 0 || cols <= 0 || cols % vw == 0) return 0;
+  return std::size_t(round_up(rows * round_up(cols, vw) * long(sizeof(T)), 256));
+}
+
+}  // namespace detail
+
+/// Workspace of a team-tiled GPU variant with K chunk Kc (0: no split-K)
+/// for an m x n x k GEMM, in bytes: the split-K partials
+/// (splitk_workspace_bytes<T, Kc>), rounded up to 256, plus the aligned
+/// copies of A (m x k) and B (k x n) that a contiguous operand with k (A)
+/// or n (B) not a multiple of 16 / sizeof(T) elements needs (file comment).
+/// 0 when neither is needed.
+template <class T, int Kc>
+std::size_t tiled_gpu_workspace_bytes(const long m, const long n, const long k) {
+  const std::size_t split = Kc > 0 ? splitk_workspace_bytes<T, Kc>(m, n, k) : 0;
+  const std::size_t copies = detail::operand_copy_bytes<T>(m, k) + detail::operand_copy_bytes<T>(k, n);
+  return copies == 0 ? split : std::size_t(detail::round_up(long(split), 256)) + copies;
+}
+
+/// An operand as a team-tiled kernel reads it: base, row stride (elements)
+/// and whether it may be read in 16-byte chunks.
+template <class T>
+struct OperandView {
+  const T* data;
+  long ld;
+  bool vec;
+};
+
+/// A and B of `args` as the kernel should read them. An operand that may be
+/// read in 16-byte chunks (base aligned, row stride a multiple of a chunk)
+/// is used in place. Otherwise, where args.work holds room for its copy past
+/// `used` bytes (the split-K partials; layout: file comment), the operand is
+/// copied there with a padded pitch (zeros in the padding) by one
+/// parallel_for on `space`, enqueued before the caller's kernel (so the copy
+/// is part of the GEMM's time), and the copy is returned; without room (a
+/// workspace sized for another shape, or a strided view that
+/// tiled_gpu_workspace_bytes cannot foresee) the operand is used in place,
+/// element by element: correct, slower. Asynchronous.
+template <class Space, class T>
+struct AlignedOperands {
+  OperandView<T> a, b;
+
+  AlignedOperands(const Space& space, const GemmArgs<Space, T>& args, const std::size_t used) {
+    constexpr int vw = detail::Chunk16<T>::width;
+    const long M = args.A.extent(0), K = args.A.extent(1), N = args.B.extent(1);
+    a = {args.A.data(), long(args.A.stride(0)), detail::aligned_to(args.A.data(), 16) && args.A.stride(0) % vw == 0};
+    b = {args.B.data(), long(args.B.stride(0)), detail::aligned_to(args.B.data(), 16) && args.B.stride(0) % vw == 0};
+    if (a.vec && b.vec) return;
+    char* const base = args.work.data();
+    const std::size_t have = args.work.extent(0);
+    std::size_t at = std::size_t(detail::round_up(long(used), 256));
+    if (!a.vec) a = copy(space, args.A, M, K, base, have, at, a);
+    if (!b.vec) b = copy(space, args.B, K, N, base, have, at, b);
+  }
+
+ private:
+  /// Copies src (rows x cols) to base + at with a padded pitch if the
+  /// workspace has room, advancing `at`; else returns `fallback`.
+  static OperandView<T> copy(const Space& space, const ConstMatrix<T, Space>& src, const long rows, const long cols,
+                             char* const base, const std::size_t have, std::size_t& at, const OperandView<T> fallback) {
+    constexpr long vw = detail::Chunk16<T>::width;
+    const long pitch = detail::round_up(cols, vw);
+    const std::size_t bytes = std::size_t(detail::round_up(rows * pitch * long(sizeof(T)), 256));
+    if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
+    T* const dst = reinterpret_cast<T*>(base + at);
+    at += bytes;
+    Kokkos::parallel_for(
+        "mmapp::gemm_aligned_operand_copy",
+        Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, rows * pitch), KOKKOS_LAMBDA(const long e) {
+          const long i = e / pitch, j = e % pitch;  // consecutive threads: consecutive elements of a row
+          dst[e] = j < cols ? src(i, j) : T(0);
+        });
+    return {dst, pitch, true};
+  }
+};
+
+}  // namespace mmapp
