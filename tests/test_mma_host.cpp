@@ -318,9 +318,10 @@ void check_mma_kernel() {
     const auto C0 = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
     auto C = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
     if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
-    // The catalog's sizing: room for aligned copies of a contiguous operand with odd K or N (their
-    // 16-byte path); a padded (strided) operand gets none and keeps the element-wise path.
-    mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
+    // The catalog's sizing: for the cp.async forms, room for aligned copies of a contiguous operand
+    // with odd K or N (their 16-byte path); a padded (strided) operand, or a register-path form,
+    // reads in place, element by element.
+    mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(c.m, c.n, c.k));
     mmapp::gemm_tiled_mma<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
     Kokkos::fence();
     CHECK(mmapp_test::count_bad<T>(A, B, C0, C, T(c.beta)) == 0);

@@ -53,11 +53,13 @@ std::size_t operand_copy_bytes(const long rows, const long cols) {
 /// for an m x n x k GEMM, in bytes: the split-K partials
 /// (splitk_workspace_bytes<T, Kc>), rounded up to 256, plus the aligned
 /// copies of A (m x k) and B (k x n) that a contiguous operand with k (A)
-/// or n (B) not a multiple of 16 / sizeof(T) elements needs (file comment).
-/// 0 when neither is needed.
-template <class T, int Kc>
+/// or n (B) not a multiple of 16 / sizeof(T) elements needs (file comment);
+/// without Copies (a kernel that reads such operands in place), the
+/// partials alone. 0 when nothing is needed.
+template <class T, int Kc, bool Copies = true>
 std::size_t tiled_gpu_workspace_bytes(const long m, const long n, const long k) {
   const std::size_t split = Kc > 0 ? splitk_workspace_bytes<T, Kc>(m, n, k) : 0;
+  if constexpr (!Copies) return split;
   const std::size_t copies = detail::operand_copy_bytes<T>(m, k) + detail::operand_copy_bytes<T>(k, n);
   return copies == 0 ? split : std::size_t(detail::round_up(long(split), 256)) + copies;
 }
@@ -70,6 +72,34 @@ struct OperandView {
   long ld;
   bool vec;
 };
+
+namespace detail {
+
+/// AlignedOperands' copy of one operand: src (rows x cols) to base + at
+/// with the pitch round_up(cols, chunk), zeros in the padding, by one
+/// parallel_for on `space`, when the workspace (`have` bytes at base) has
+/// room past `at`; `at` then advances past the copy (256-byte aligned) and
+/// the copy is returned. Else `fallback`, and nothing is enqueued.
+/// (A free function: nvcc allows no device lambda in a private member.)
+template <class Space, class T>
+OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src, const long rows, const long cols,
+                            char* const base, const std::size_t have, std::size_t& at, const OperandView<T> fallback) {
+  constexpr long vw = Chunk16<T>::width;
+  const long pitch = round_up(cols, vw);
+  const std::size_t bytes = std::size_t(round_up(rows * pitch * long(sizeof(T)), 256));
+  if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
+  T* const dst = reinterpret_cast<T*>(base + at);
+  at += bytes;
+  Kokkos::parallel_for(
+      "mmapp::gemm_aligned_operand_copy",
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, rows * pitch), KOKKOS_LAMBDA(const long e) {
+        const long i = e / pitch, j = e % pitch;  // consecutive threads: consecutive elements of a row
+        dst[e] = j < cols ? src(i, j) : T(0);
+      });
+  return {dst, pitch, true};
+}
+
+}  // namespace detail
 
 /// A and B of `args` as the kernel should read them. An operand that may be
 /// read in 16-byte chunks (base aligned, row stride a multiple of a chunk)
@@ -94,28 +124,8 @@ struct AlignedOperands {
     char* const base = args.work.data();
     const std::size_t have = args.work.extent(0);
     std::size_t at = std::size_t(detail::round_up(long(used), 256));
-    if (!a.vec) a = copy(space, args.A, M, K, base, have, at, a);
-    if (!b.vec) b = copy(space, args.B, K, N, base, have, at, b);
-  }
-
- private:
-  /// Copies src (rows x cols) to base + at with a padded pitch if the
-  /// workspace has room, advancing `at`; else returns `fallback`.
-  static OperandView<T> copy(const Space& space, const ConstMatrix<T, Space>& src, const long rows, const long cols,
-                             char* const base, const std::size_t have, std::size_t& at, const OperandView<T> fallback) {
-    constexpr long vw = detail::Chunk16<T>::width;
-    const long pitch = detail::round_up(cols, vw);
-    const std::size_t bytes = std::size_t(detail::round_up(rows * pitch * long(sizeof(T)), 256));
-    if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
-    T* const dst = reinterpret_cast<T*>(base + at);
-    at += bytes;
-    Kokkos::parallel_for(
-        "mmapp::gemm_aligned_operand_copy",
-        Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, rows * pitch), KOKKOS_LAMBDA(const long e) {
-          const long i = e / pitch, j = e % pitch;  // consecutive threads: consecutive elements of a row
-          dst[e] = j < cols ? src(i, j) : T(0);
-        });
-    return {dst, pitch, true};
+    if (!a.vec) a = detail::copy_operand(space, args.A, M, K, base, have, at, a);
+    if (!b.vec) b = detail::copy_operand(space, args.B, K, N, base, have, at, b);
   }
 };
 

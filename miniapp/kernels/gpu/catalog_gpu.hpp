@@ -238,7 +238,7 @@ KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           {Cfg::WM, Cfg::WN},
           &gemm_tiled_mma<Cfg, Space, T>,
           1,
-          &tiled_gpu_workspace_bytes<T, Cfg::split_kc>,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>,
           gpu_mma_tag<Cfg, T>(),
           rule,
           std::is_same_v<T, double> ? MathPath::dmma : MathPath::tf32x3};

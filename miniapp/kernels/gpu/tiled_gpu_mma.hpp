@@ -399,9 +399,9 @@ struct MmaWarpTile {
 /// 0: C is not read. A split-K Cfg needs args.work of
 /// splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes (16-byte
 /// aligned); a smaller one is a std::runtime_error (SplitKPlan). With
-/// tiled_gpu_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes, an operand
-/// whose rows are not 16-byte aligned is first copied to an aligned one
-/// there (AlignedOperands, in the call's time).
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(M, N, K) bytes,
+/// a cp.async Cfg first copies an operand whose rows are not 16-byte
+/// aligned to an aligned one there (AlignedOperands, in the call's time).
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
@@ -430,8 +430,12 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   params.kc = plan.kc;
   params.K = K;
   params.scratch_bytes = Scratch::bytes;
-  // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
-  const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
+  // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
+  // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
+  // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
+  // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
+  // place, 61.6% with the copy; docs/performance.md).
+  const AlignedOperands<Space, T> ops(space, args, Cfg::async ? plan.work_bytes() : args.work.extent(0));
   params.A = ops.a.data;
   params.B = ops.b.data;
   params.lda = ops.a.ld;
