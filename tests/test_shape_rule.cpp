@@ -45,7 +45,7 @@ const std::string kBigF = "shape rule: 128x128 tiles";
 const std::string kBigD = "shape rule: 64x128 tiles";
 const std::string kBigSplitF = "shape rule: few 128x128 tiles: K split by 4096";
 const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
-const std::string kMid = "shape rule: few tiles, 96x96 fuller than 64x64: K split by 1024";
+const std::string kMid = "shape rule: few tiles, 96x96 no emptier than 64x64: K split by 1024";
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
 
@@ -181,11 +181,16 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 where it covers 
       // split, both dtypes (float: 1 big tile x 74 = 74 < 198; double 2 x 74 = 148 < 264).
       {false, 100, 100, 300000, 132, C::small_splitk, kSmallSplit},
       {true, 100, 100, 300000, 132, C::small_splitk, kSmallSplit},
-      // 160x160x200000 and 192x192x200000: as many cells either way (9 x 4096 = 4 x 9216): 64x64.
-      // (Double 160x160: 3 x 2 = 6 big tiles, use 0.52, x 49 = 294 >= 264: the big tile split.)
-      {false, 160, 160, 200000, 132, C::small_splitk, kSmallSplit},
+      // 160x160x200000 and 192x192x200000: as many cells either way (9 x 4096 = 4 x 9216): 96x96
+      // (float 192x192: 2 x 2 big tiles, use 0.56, x 49 = 196 < 198). Double 160x160: 3 x 2 = 6 big
+      // tiles, use 0.52, x 49 = 294 >= 264: the big tile split first.
+      {false, 160, 160, 200000, 132, C::mid_splitk, kMid},
       {true, 160, 160, 200000, 132, C::big_splitk, kBigSplitD},
-      {false, 192, 192, 200000, 132, C::small_splitk, kSmallSplit},
+      {false, 192, 192, 200000, 132, C::mid_splitk, kMid},
+      // 161x161: 3 x 3 64x64 tiles against 2 x 2 96x96 (36864 cells each): 96x96; 193x193: 4 x 4
+      // (65536) against 3 x 3 (82944): 64x64.
+      {false, 161, 161, 200000, 132, C::mid_splitk, kMid},
+      {false, 193, 193, 200000, 132, C::small_splitk, kSmallSplit},
       // 64x64 and 128x128 C: exactly 64x64 tiles, fuller than 96x96 ones.
       {false, 64, 64, 1048576, 132, C::small_splitk, kSmallSplit},
       {false, 128, 128, 131072, 132, C::small_splitk, kSmallSplit},
@@ -251,7 +256,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte align
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
   const std::string kDeepMid =
-      "shape rule: FP64 tensor cores, few tiles, 96x96 fuller than 64x64: K split by 1024, 4 cp.async stages";
+      "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
   const std::vector<Case> cases{
       // Even N and K: the deep forms of the big tile and of the split small tile.
       {true, 8192, 8192, 8192, 132, C::dmma_deep, kDeep},
@@ -267,10 +272,12 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: where rows are 16-byte align
       {true, 96, 96, 500000, 108, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 96, 200, 400000, 132, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 200, 96, 400000, 132, C::dmma_mid_splitk_deep, kDeepMid},
-      // Where 96x96 tiles are no fuller (100x100, 160x160, 64x64, 128x128) or make fewer teams than
-      // SMs (96x96x134144: 131 slices), the split 64x64 deep tile.
+      // As many cells either way: 160x160 (2 x 3 128x64 tiles < 132) and 192x192: 96x96.
+      {true, 160, 160, 200000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 192, 192, 200000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // Where 96x96 tiles cover more cells (100x100, 64x64, 128x128) or make fewer teams than SMs
+      // (96x96x134144: 131 slices), the split 64x64 deep tile.
       {true, 100, 100, 300000, 132, C::dmma_small_splitk_deep, kDeepSplit},
-      {true, 160, 160, 200000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 64, 64, 1048576, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 128, 128, 131072, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},

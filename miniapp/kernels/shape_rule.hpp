@@ -85,12 +85,12 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 ///     big tile split by 4096 when its tiles x slices reach that count and
 ///     1.5*`sms`;
 ///  5. fewer 64x64 tiles than SMs, and K long enough to split by 1024: the
-///     96x96 tile split by 1024 when its tiles cover fewer cells than the
-///     64x64 ones (tiles x 96^2 < tiles x 64^2: M or N at most 96 above a
-///     multiple of 96, e.g. 96x96, 96x200; not 100x100 or 160x160) and
-///     its tiles x slices make more teams than tiles and at least `sms`
-///     (below one team per SM the 96x96 team's 2.25x work per slice sets
-///     the time); else the small tile split by 1024;
+///     96x96 tile split by 1024 when its tiles cover no more cells than the
+///     64x64 ones (tiles x 96^2 <= tiles x 64^2: 96x96, 80x80, 96x200,
+///     160x160, 192x192; not 100x100, 64x64 or 128x128) and its tiles x
+///     slices make more teams than tiles and at least `sms` (below one
+///     team per SM the 96x96 team's 2.25x work per slice sets the time);
+///     else the small tile split by 1024;
 ///  6. otherwise the small tile.
 /// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
 /// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor

@@ -57,7 +57,8 @@ using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
 /// Float, 96x96x16 / 4x12 split by 1024: DoubleMidSplitK's team (six warps
 /// of 32x48, two teams per SM) with the thread tile transposed to 4x12
 /// (float's 16-byte fragments are 4 wide: 8x6 does not divide), BK 16 as
-/// the small tile's; for few tiles whose M and N it fills better than 64x64.
+/// the small tile's; for few tiles whose M and N it fills no worse than
+/// 64x64 (96x96x500000 on an H200: 132.7% of cuBLAS SGEMM against 76.1%).
 using FloatMidSplitK = GpuTile<96, 96, 16, 32, 48, 4, 12, 2, true, 0, 2, 1024>;
 /// Double, the big tile: 8x8 register tiles in 128-thread teams with K steps
 /// of 8 (the FP64 accumulators take 128 registers; two teams per SM fit in
@@ -161,8 +162,9 @@ using DoubleMma16k8Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 
 using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3, true>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
-/// rule's split tile where 96x96 tiles cover fewer cells than 64x64 ones
-/// (96x96: one tile against four 56% used). 166 registers, no spill at two
+/// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
+/// (96x96: one tile against four 56% used; on an H200 81.7% of cuBLAS
+/// DGEMM at 96x96x500000 against 46.8%). 166 registers, no spill at two
 /// teams per SM; BK = 16 there spills (ptxas, CUDA 13.0: 3 stages, m16n8k8
 /// 92/524 bytes, m16n8k4 80/404; one team per SM 210 registers, no spill).
 using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2, 4, true>;
