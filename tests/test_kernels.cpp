@@ -325,8 +325,9 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
       CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // odd N: copied
       CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
-      CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
-      CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");  // odd K
+      CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
+      CHECK(tag(double(0), 96, 96, 499999) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");  // odd K
+      CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
     } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
@@ -345,7 +346,8 @@ void check_gpu_shape_rule() {
     }
     CHECK(tag(double(0), 16, 8192, 8192) == "8x64x256/8x2 gemv-cols m8");
     CHECK(tag(float(0), 16, 8192, 8192) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
-    CHECK(tag(float(0), 96, 96, 500000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
+    CHECK(tag(float(0), 96, 96, 500000) == "96x96x16/4x12 w32x48 2st vec lb2 splitk1024");
+    CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
     CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");
     CHECK(tag(float(0), 1, 1, 4000000) == "1x1x8192/1x4 gemv-dot");
     CHECK(tag(double(0), 1, 8192, 8192) == "1x64x256/1x2 gemv-cols m1");

@@ -304,10 +304,17 @@ mmapp::Matrix<T, Host> nan_padded(const mmapp::Matrix<T, Host>& v, const long pa
   return sub;
 }
 
+// Long K for the split tiles of 1024 (rule choice dmma_mid_splitk_deep):
+// 3 and 2 slices with a short last one, K not a multiple of BK (2500 = 312
+// x 8 + 4), M and N past a tile by 1-4 rows and columns, whole 96x96
+// tiles, misaligned rows (pad 1 and 2 with odd widths: the element path).
+const std::vector<Case> long_k_cases{{100, 97, 2500, 0, 0}, {96, 96, 3000, 0.5, 0},  {100, 97, 2500, -0.75, 1},
+                                     {193, 65, 2049, 0, 2}, {97, 100, 1025, 1, 0}};
+
 template <class Cfg, class T>
-void check_mma_kernel() {
+void check_mma_kernel(const std::vector<Case>& cases = mma_cases) {
   std::uint64_t seed = 21;
-  for (const auto& c : mma_cases) {
+  for (const auto& c : cases) {
     const std::string tag = mmapp::gpu_mma_tag<Cfg, T>();
     INFO((sizeof(T) == 4 ? "float " : "double ") << tag << " block " << Cfg::BM << "x"
                                                  << Cfg::BN << "x" << Cfg::BK << ": " << c.m << "x" << c.n << "x"
@@ -365,6 +372,13 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   // edges its masked one.
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true>, double>();
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 4, true>, double>();
+  // The rule's 96x96x8 split tile (m16n8k8, six warps of 48x32, 4 stages,
+  // split by 1024; 192 threads, past the host's 64-member teams) by its
+  // warp tile in teams of two warps: 96x32 (the full 96 rows: 2x1 warps)
+  // and 48x64 (1x2), on long K; and on the short cases unsplit.
+  check_mma_kernel<GpuMmaTile<96, 32, 8, 48, 32, 0, 1024, 0, 2, 4, true>, double>(long_k_cases);
+  check_mma_kernel<GpuMmaTile<48, 64, 8, 48, 32, 0, 1024, 0, 2, 4, true>, double>(long_k_cases);
+  check_mma_kernel<GpuMmaTile<96, 32, 8, 48, 32, 0, 0, 2, 2, 4, true>, double>();
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.

@@ -45,7 +45,7 @@ const std::string kBigF = "shape rule: 128x128 tiles";
 const std::string kBigD = "shape rule: 64x128 tiles";
 const std::string kBigSplitF = "shape rule: few 128x128 tiles: K split by 4096";
 const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
-const std::string kMid = "shape rule: few tiles, 96x96 fuller than 64x64: K split by 1024";
+const std::string kMid = "shape rule: few tiles, 96x96 no emptier than 64x64: K split by 1024";
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
 
@@ -157,29 +157,67 @@ TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tile
   });
 }
 
-TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 for double, else 64x64", "[rule]") {
+TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 where it covers fewer cells, else 64x64", "[rule]") {
   check({
       // 96x96x500000, double: 2 x 1 = 2 big tiles (use 0.56) x 123 slices = 246 < 264; 2 x 2 = 4 64x64
-      // tiles < 132 with 489 slices; one 96x96 tile covers 9216 < 4 * 4096 cells: 96x96 split.
-      // 108 SMs: 246 >= max(216, 162): the big tile split.
+      // tiles < 132 with 489 slices; one 96x96 tile covers 9216 < 4 * 4096 cells, 489 teams >= 132:
+      // 96x96 split. 108 SMs: 246 >= max(216, 162): the big tile split.
       {true, 96, 96, 500000, 132, C::mid_splitk, kMid},
       {true, 96, 96, 500000, 108, C::big_splitk, kBigSplitD},
-      // 96x96x500000, float: 1 big tile (use 0.56) x 123 = 123 < 198 (132 SMs) and < 162 (108 SMs):
-      // 4 64x64 tiles split by 1024. 80 SMs: 123 >= max(80, 120): the big tile split.
-      {false, 96, 96, 500000, 132, C::small_splitk, kSmallSplit},
-      {false, 96, 96, 500000, 108, C::small_splitk, kSmallSplit},
+      // 96x96x500000, float: 1 big tile (use 0.56) x 123 = 123 < 198 (132 SMs) and < 162 (108 SMs): 4
+      // 64x64 tiles split by 1024, and the 96x96 tile as for double. 80 SMs: 123 >= max(80, 120): the
+      // big tile split.
+      {false, 96, 96, 500000, 132, C::mid_splitk, kMid},
+      {false, 96, 96, 500000, 108, C::mid_splitk, kMid},
       {false, 96, 96, 500000, 80, C::big_splitk, kBigSplitF},
+      // 96x200x400000, float: 1 x 2 = 2 big tiles (use 0.59) x 98 = 196 < 198; 2 x 4 = 8 64x64 tiles
+      // (32768 cells) against 1 x 3 = 3 96x96 (27648), 3 x 391 = 1173 teams: 96x96 split. Double: 2 x
+      // 2 = 4 big tiles (use 0.59) x 98 = 392 >= 264: the big tile split first.
+      {false, 96, 200, 400000, 132, C::mid_splitk, kMid},
+      {true, 96, 200, 400000, 132, C::big_splitk, kBigSplitD},
+      // 288x96x300000, float: 3 x 1 = 3 big tiles (use 0.56) x 74 = 222 >= 198: the big tile split
+      // before step 5 (where 3 96x96 tiles would cover fewer cells than 5 x 2 64x64 ones).
+      {false, 288, 96, 300000, 132, C::big_splitk, kBigSplitF},
+      // 100x100x300000: the 96x96 tiles (2 x 2, 36864 cells) are no fuller than 64x64 (16384): 64x64
+      // split, both dtypes (float: 1 big tile x 74 = 74 < 198; double 2 x 74 = 148 < 264).
+      {false, 100, 100, 300000, 132, C::small_splitk, kSmallSplit},
+      {true, 100, 100, 300000, 132, C::small_splitk, kSmallSplit},
+      // 160x160x200000 and 192x192x200000: as many cells either way (9 x 4096 = 4 x 9216): 96x96
+      // (float 192x192: 2 x 2 big tiles, use 0.56, x 49 = 196 < 198). Double 160x160: 3 x 2 = 6 big
+      // tiles, use 0.52, x 49 = 294 >= 264: the big tile split first.
+      {false, 160, 160, 200000, 132, C::mid_splitk, kMid},
+      {true, 160, 160, 200000, 132, C::big_splitk, kBigSplitD},
+      {false, 192, 192, 200000, 132, C::mid_splitk, kMid},
+      // 161x161: 3 x 3 64x64 tiles against 2 x 2 96x96 (36864 cells each): 96x96; 193x193: 4 x 4
+      // (65536) against 3 x 3 (82944): 64x64.
+      {false, 161, 161, 200000, 132, C::mid_splitk, kMid},
+      {false, 193, 193, 200000, 132, C::small_splitk, kSmallSplit},
+      // 64x64 and 128x128 C: exactly 64x64 tiles, fuller than 96x96 ones.
+      {false, 64, 64, 1048576, 132, C::small_splitk, kSmallSplit},
+      {false, 128, 128, 131072, 132, C::small_splitk, kSmallSplit},
+      {true, 128, 128, 131072, 132, C::small_splitk, kSmallSplit},  // 2 x 1 big tiles x 32 = 64 < 264
+      // Fewer 96x96 teams than SMs: the 96x96 team's 2.25x work per slice would set the time. 96x96:
+      // K = 132 x 1024 makes 132 slices (teams) on 132 SMs: 96x96; one chunk less: 64x64. K = 2048:
+      // 2 teams.
+      {false, 96, 96, 135168, 132, C::mid_splitk, kMid},
+      {true, 96, 96, 135168, 132, C::mid_splitk, kMid},
+      {false, 96, 96, 134144, 132, C::small_splitk, kSmallSplit},
+      {true, 96, 96, 134144, 132, C::small_splitk, kSmallSplit},
+      {false, 96, 96, 2048, 132, C::small_splitk, kSmallSplit},
+      {true, 96, 96, 2048, 108, C::small_splitk, kSmallSplit},
       // Float 16x8192x8192 (M > 8): big use 0.125, huge use 0.125; 1 x 128 = 128 64x64 tiles. 132 SMs:
-      // 128 < 132, 8 slices: split. 108 SMs: 128 >= 108: small.
+      // 128 < 132, 8 slices: split (1 x 86 96x96 tiles cover more cells). 108 SMs: 128 >= 108: small.
       {false, 16, 8192, 8192, 132, C::small_splitk, kSmallSplit},
       {false, 16, 8192, 8192, 108, C::small, kSmall},
-      // Few tiles but K <= 1024 (one slice): small. 100^3: 1 big tile, 4 64x64 tiles; 300^3: 9 big
-      // tiles (float), 25 64x64 tiles; float 9x100x100: 2 64x64 tiles.
+      // Few tiles but K <= 1024 (one slice): neither split pays, small. 100^3: 1 big tile, 4 64x64
+      // tiles; 300^3: 9 big tiles (float), 25 64x64 tiles; float 9x100x100: 2 64x64 tiles; 96x96x1024.
       {false, 100, 100, 100, 132, C::small, kSmall},
       {true, 100, 100, 100, 132, C::small, kSmall},
       {false, 300, 300, 300, 132, C::small, kSmall},
       {true, 300, 300, 1000, 80, C::small, kSmall},
       {false, 9, 100, 100, 132, C::small, kSmall},
+      {false, 96, 96, 1024, 132, C::small, kSmall},
+      {true, 96, 96, 1024, 132, C::small, kSmall},
   });
 }
 
@@ -219,6 +257,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
+  const std::string kDeepMid =
+      "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
   const std::vector<Case> cases{
       // Even N and K: the deep forms of the big tile and of the split small tile.
       {true, 8192, 8192, 8192, 132, C::dmma_deep, kDeep},
@@ -227,14 +267,33 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 128, 16384, 16384, 132, C::dmma_deep, kDeep},
       {true, 16384, 128, 16384, 132, C::dmma_deep, kDeep},
       {true, 256, 256, 262144, 132, C::dmma_small_splitk_deep, kDeepSplit},
-      {true, 96, 96, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // 96x96x500000: the 96x96 DMMA split tile (one tile of 9216 cells against four 64x64, 489
+      // teams >= 132); 108 SMs as well. 96x200x400000: 1 x 4 128x64 tiles (< 132), 8 64x64 tiles
+      // (32768 cells) against 3 96x96 (27648).
+      {true, 96, 96, 500000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 96, 96, 500000, 108, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 96, 200, 400000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 200, 96, 400000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // As many cells either way: 160x160 (2 x 3 128x64 tiles < 132) and 192x192: 96x96.
+      {true, 160, 160, 200000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 192, 192, 200000, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // Where 96x96 tiles cover more cells (100x100, 64x64, 128x128) or make fewer teams than SMs
+      // (96x96x134144: 131 slices), the split 64x64 deep tile.
+      {true, 100, 100, 300000, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 64, 64, 1048576, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 128, 128, 131072, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 96, 96, 135168, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // K <= 1024: no split at all.
+      {true, 96, 96, 1024, 132, C::dmma_small, kDmmaSmall},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
       // kernel copies such operands to aligned ones: aligned_operands.hpp).
       {true, 8192, 8191, 8192, 132, C::dmma_deep, kDeep},
       {true, 8192, 8192, 8191, 132, C::dmma_deep, kDeep},
       {true, 4097, 4095, 4093, 132, C::dmma_deep, kDeep},
       {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
-      {true, 96, 96, 499999, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 96, 96, 499999, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 96, 97, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
       // Short K (at most 128): the big deep tile on m16n8k8; past it, m16n8k4.
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
       {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},
@@ -258,7 +317,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
-           c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8;
+           c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -307,10 +366,9 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
     for (const auto& name : names) CHECK_FALSE(mmapp::variants_named<Space, T>(name).empty());
     if constexpr (!mmapp::is_host_space_v<Space>) {
       std::vector<C> chosen{C::gemv_dot, C::gemv_cols_1, C::gemv_cols_8, C::gemv_rows_1, C::small_splitk,
-                            C::big, C::big_splitk, C::small};
+                            C::big, C::big_splitk, C::small, C::mid_splitk};
       if constexpr (std::is_same_v<T, double>) {
         chosen.push_back(C::gemv_rows_4);
-        chosen.push_back(C::mid_splitk);
         // The DMMA variants: all three or none (a build for sm_80 and later has them).
         const auto n_dmma = std::count_if(all.begin(), all.end(), [](const auto& v) {
           return v.rule == C::dmma_big || v.rule == C::dmma_small || v.rule == C::dmma_small_splitk;
@@ -321,15 +379,17 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_small);
           chosen.push_back(C::dmma_small_splitk);
         }
-        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): both or none, and only with the others.
+        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): all four or none, and only with the others.
         const auto n_deep = std::count_if(all.begin(), all.end(), [](const auto& v) {
-          return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep || v.rule == C::dmma_deep_k8;
+          return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep || v.rule == C::dmma_deep_k8 ||
+                 v.rule == C::dmma_mid_splitk_deep;
         });
-        CHECK((n_deep == 0 || (n_deep == 3 && n_dmma == 3)));
-        if (n_deep == 3) {
+        CHECK((n_deep == 0 || (n_deep == 4 && n_dmma == 3)));
+        if (n_deep == 4) {
           chosen.push_back(C::dmma_deep);
           chosen.push_back(C::dmma_small_splitk_deep);
           chosen.push_back(C::dmma_deep_k8);
+          chosen.push_back(C::dmma_mid_splitk_deep);
         }
       } else {
         chosen.push_back(C::huge);

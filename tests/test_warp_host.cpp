@@ -61,11 +61,17 @@ mmapp::Matrix<T, Host> run(const Case& c, const mmapp::Matrix<T, Host>& A, const
   return C;
 }
 
-/// Runs the plain form Ref and every form Cfgs of one tile on every case.
+// Long K for the 96x96 tiles split by 1024 (rule choice mid_splitk): 3
+// and 2 slices with a short last one, K not a multiple of BK, M and N past
+// a tile, misaligned rows (pad 1).
+const std::vector<Case> long_k_cases{{100, 97, 2500, 0, 0}, {96, 96, 3000, 0.5, 0}, {100, 97, 2500, -0.75, 1},
+                                     {97, 100, 1025, 1, 0}};
+
+/// Runs the plain form Ref and every form Cfgs of one tile on every case of `cs`.
 template <class T, class Ref, class... Cfgs>
-void check_family() {
+void check_family(const std::vector<Case>& cs = cases) {
   std::uint64_t seed = 11;
-  for (const auto& c : cases) {
+  for (const auto& c : cs) {
     const auto A = mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed);
     const auto B = mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed);
     const auto C0 = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
@@ -121,6 +127,17 @@ TEST_CASE("the GPU's warp-tiled GEMM on the host backend: every form, every load
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 1, true, 0, 0>,
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 2, true, 0, 0, 0, true>,
                mmapp::GpuTile<32, 96, 8, 32, 48, 4, 12, 2, true, 0, 0, 16>>();
+  // The rule's 96x96 split tiles (192 threads, past the host's 64-member
+  // teams) by their warp and thread tiles in 32x96 teams of two warps, split
+  // by 1024 on long K: float 96x96x16 / 4x12 (FloatMidSplitK), double
+  // 96x96x8 / 8x6 (DoubleMidSplitK); their two-stage forms unsplit give the
+  // plain form's bits.
+  check_family<float, mmapp::GpuTile<32, 96, 16, 32, 48, 4, 12, 0, false, 0, 0>,
+               mmapp::GpuTile<32, 96, 16, 32, 48, 4, 12, 2, true, 0, 0>,
+               mmapp::GpuTile<32, 96, 16, 32, 48, 4, 12, 2, true, 0, 0, 1024>>(long_k_cases);
+  check_family<double, mmapp::GpuTile<32, 96, 8, 32, 48, 8, 6, 0, false, 0, 0>,
+               mmapp::GpuTile<32, 96, 8, 32, 48, 8, 6, 2, true, 0, 0>,
+               mmapp::GpuTile<32, 96, 8, 32, 48, 8, 6, 2, true, 0, 0, 1024>>(long_k_cases);
 }
 
 TEST_CASE("AlignedOperands: aligned copies of operands whose rows are not 16-byte aligned", "[aligned]") {

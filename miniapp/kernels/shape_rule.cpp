@@ -63,6 +63,17 @@ constexpr double kDmmaBigSlack = 1.1;
 // m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
 constexpr long kDmmaShortK = 128;
 
+/// Step 5's test: whether the split 96x96 tile `mid` takes an m x n x k C
+/// of `elem`-byte elements instead of the split 64x64 tile `small`: its
+/// tiles cover no more cells (at as many, its larger tile is as fast or
+/// faster: 160x160 and 192x192 on an H200, docs/performance.md), the split
+/// makes more teams than tiles, and at least one team per SM (`sms`).
+bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, long k, std::size_t elem, long sms) {
+  const long tiles_mid = tiles_of(mid, m, n), tiles_small = tiles_of(small, m, n);
+  const long teams = tiles_mid * splitk_slices(m, n, k, mid.split_kc, elem);
+  return tiles_mid * mid.bm * mid.bn <= tiles_small * small.bm * small.bn && teams > tiles_mid && teams >= sms;
+}
+
 }  // namespace
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
@@ -99,10 +110,14 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     }
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_ms = tiles_of(ms, m, n);
-    if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms)
+    if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms) {
+      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms))
+        return chose(C::dmma_mid_splitk_deep,
+                     "FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages", why);
       return deep ? chose(C::dmma_small_splitk_deep,
                           "FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages", why)
                   : chose(C::dmma_small_splitk, "FP64 tensor cores, few 64x64 tiles: K split by 1024", why);
+    }
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;
@@ -122,13 +137,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   }
   const long tiles64 = tiles_of(small, m, n);
   if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64) {
-    if (is_double) {  // 96x96 tiles covering fewer cells than 64x64 tiles
-      const RuleTile& mid = rt::kDoubleMidSplitK;
-      const long tiles96 = tiles_of(mid, m, n);
-      if (tiles96 * mid.bm * mid.bn < tiles64 * small.bm * small.bn &&
-          tiles96 * splitk_slices(m, n, k, mid.split_kc, elem) > tiles96)
-        return chose(C::mid_splitk, "few tiles, 96x96 fuller than 64x64: K split by 1024", why);
-    }
+    if (mid_split_pays(is_double ? rt::kDoubleMidSplitK : rt::kFloatMidSplitK, small_split, m, n, k, elem, sms))
+      return chose(C::mid_splitk, "few tiles, 96x96 no emptier than 64x64: K split by 1024", why);
     return chose(C::small_splitk, "few 64x64 tiles: K split by 1024", why);
   }
   return chose(C::small, "64x64 tiles", why);

@@ -30,7 +30,7 @@ enum class GpuRuleChoice {
   huge,          ///< float 128x256x8 / 8x16, one 256-thread team per SM
   big,           ///< float 128x128x8 / 8x8, double 64x128x8 / 8x8
   big_splitk,    ///< the big tile, K split by 4096
-  mid_splitk,    ///< double 96x96x8 / 8x6, K split by 1024
+  mid_splitk,    ///< double 96x96x8 / 8x6, float 96x96x16 / 4x12 (192-thread teams), K split by 1024
   small,         ///< float 64x64x16 / 4x8, double 64x64x8 / 8x4
   dmma_big,      ///< double on FP64 tensor cores (gemm_tiled_mma): 128x64x8, warps 64x32 (sm_90: m16n8k4)
   dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
@@ -38,6 +38,7 @@ enum class GpuRuleChoice {
   dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (85.5 KiB of scratch)
   dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (74.0 KiB)
   dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
+  dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -55,6 +56,7 @@ inline constexpr RuleTile kFloatBig{128, 128, 0};
 inline constexpr RuleTile kFloatBigSplitK{128, 128, 4096};
 inline constexpr RuleTile kFloatSmall{64, 64, 0};
 inline constexpr RuleTile kFloatSmallSplitK{64, 64, 1024};
+inline constexpr RuleTile kFloatMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleBig{64, 128, 0};
 inline constexpr RuleTile kDoubleBigSplitK{64, 128, 4096};
 inline constexpr RuleTile kDoubleMidSplitK{96, 96, 1024};
@@ -63,6 +65,7 @@ inline constexpr RuleTile kDoubleSmallSplitK{64, 64, 1024};
 inline constexpr RuleTile kDoubleMmaBig{128, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmall{64, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
+inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -81,9 +84,13 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 ///     there are at least `sms` (float) / 2*`sms` (double) of them; else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
 ///     1.5*`sms`;
-///  5. fewer 64x64 tiles than SMs, and K long enough to split by 1024: for
-///     double, the 96x96 tile split by 1024 when its tiles cover fewer cells
-///     than the 64x64 ones (and K splits); else the small tile split by 1024;
+///  5. fewer 64x64 tiles than SMs, and K long enough to split by 1024: the
+///     96x96 tile split by 1024 when its tiles cover no more cells than the
+///     64x64 ones (tiles x 96^2 <= tiles x 64^2: 96x96, 80x80, 96x200,
+///     160x160, 192x192; not 100x100, 64x64 or 128x128) and its tiles x
+///     slices make more teams than tiles and at least `sms` (below one
+///     team per SM the 96x96 team's 2.25x work per slice sets the time);
+///     else the small tile split by 1024;
 ///  6. otherwise the small tile.
 /// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
 /// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor
@@ -97,9 +104,13 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
 /// on the in-tree Kokkos), the big tile and the split small tile are
 /// their deep forms (dmma_deep, dmma_small_splitk_deep), the big one on
-/// m16n8k8 (dmma_deep_k8) when K <= 128. No step asks for N or K to be a
-/// multiple of a 16-byte chunk: the tiled kernels copy operands whose rows
-/// are not 16-byte aligned to aligned ones (aligned_operands.hpp). Which instruction
+/// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
+/// the 96x96 tile the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
+/// tile split by 1024 (dmma_mid_splitk_deep; without `deep_tiles`, the
+/// split 64x64 DMMA tile as before). No step asks for N or K to be a
+/// multiple of a 16-byte chunk: the cp.async and SIMT tiles copy operands
+/// whose rows are not 16-byte aligned to aligned ones (aligned_operands.hpp),
+/// the register-path DMMA tiles read them in place. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
 /// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
 /// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.

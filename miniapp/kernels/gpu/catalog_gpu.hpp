@@ -54,6 +54,12 @@ using FloatSplitK = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 8, 2, 4096>;
 using FloatSmall = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 8, 4>;
 /// Float, the small tile without swizzle, K split by 1024.
 using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
+/// Float, 96x96x16 / 4x12 split by 1024: DoubleMidSplitK's team (six warps
+/// of 32x48, two teams per SM) with the thread tile transposed to 4x12
+/// (float's 16-byte fragments are 4 wide: 8x6 does not divide), BK 16 as
+/// the small tile's; for few tiles whose M and N it fills no worse than
+/// 64x64 (96x96x500000 on an H200: 132.7% of cuBLAS SGEMM against 76.1%).
+using FloatMidSplitK = GpuTile<96, 96, 16, 32, 48, 4, 12, 2, true, 0, 2, 1024>;
 /// Double, the big tile: 8x8 register tiles in 128-thread teams with K steps
 /// of 8 (the FP64 accumulators take 128 registers; two teams per SM fit in
 /// 254 registers without spills), two scratch stages with the cross-tile
@@ -154,6 +160,14 @@ using DoubleMma16k8Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 3, t
 using DoubleMma16k8Cp4SmallDeep = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2, 4, true>;
 using DoubleMma16k8Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2, 4, true>;
 using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3, true>;
+/// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
+/// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
+/// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
+/// (96x96: one tile against four 56% used; on an H200 81.7% of cuBLAS
+/// DGEMM at 96x96x500000 against 46.8%). 166 registers, no spill at two
+/// teams per SM; BK = 16 there spills (ptxas, CUDA 13.0: 3 stages, m16n8k8
+/// 92/524 bytes, m16n8k4 80/404; one team per SM 210 registers, no spill).
+using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2, 4, true>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -174,6 +188,7 @@ static_assert(detail::has_rule_tile<FloatHuge>(rule_tiles::kFloatHuge), "FloatHu
 static_assert(detail::has_rule_tile<FloatSplitK>(rule_tiles::kFloatBigSplitK), "FloatSplitK vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmall>(rule_tiles::kFloatSmall), "FloatSmall vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmallSplitK>(rule_tiles::kFloatSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatMidSplitK>(rule_tiles::kFloatMidSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleBig>(rule_tiles::kDoubleBig), "DoubleBig vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleBigSplitK>(rule_tiles::kDoubleBigSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleSmall>(rule_tiles::kDoubleSmall), "DoubleSmall vs shape_rule.hpp");
@@ -188,6 +203,8 @@ static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDo
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles::kDoubleMmaSmallSplitK),
+              "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
 
 namespace detail {
@@ -295,6 +312,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<FloatSmall, Space, T>(R::small));
   v.push_back(warp_variant<FloatSplitK, Space, T>(R::big_splitk));
   v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
+  v.push_back(warp_variant<FloatMidSplitK, Space, T>(R::mid_splitk));
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>(R::gemv_cols_1));
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>(R::gemv_cols_8));
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
@@ -407,8 +425,8 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
   }
   if constexpr (kGpuOptinScratch) {  // past 48 KiB (issue 21, fourth round: docs/performance.md)
-    // The rule's two, and m16n8k8's 128x64x16 (the fastest at 12288^3 and at K = 64 on an H200,
-    // 2026-11-24); the other tiles past 48 KiB measured slower (docs/performance.md).
+    // The rule's four (m16n8k8's 128x64x16 for short K; the 96x96 split tile last); the other tiles
+    // past 48 KiB measured slower (docs/performance.md).
     v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>(R::dmma_deep_k8));
     v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
     if constexpr (kLadderVariants) {
@@ -416,6 +434,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
     }
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
+    v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
   }
 }
