@@ -143,8 +143,13 @@ TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tile
       {false, 500, 500, 100000, 132, C::big_splitk, kBigSplitF},
       {true, 500, 500, 100000, 132, C::big_splitk, kBigSplitD},
       // Float 777x1234x4321 (N % 4 != 0): 7 x 10 = 70 tiles, use 0.84, 2 slices: 140 teams. 132 SMs:
-      // 140 < 198, and 13 x 20 = 260 64x64 tiles >= 132: small. 80 SMs: 140 >= max(80, 120): split.
-      {false, 777, 1234, 4321, 132, C::small, kSmall},
+      // 140 < 198, and 13 x 20 = 260 64x64 tiles < 4 x 132 slots, 5 slices (96x96: 117 tiles cover
+      // more cells): small split. 80 SMs: 140 >= max(80, 120): big split. 1000x1000x8192: 64 big
+      // tiles x 2 < 198; 256 64x64 tiles < 528: small split. 2048x2048x8192: 128 huge tiles fill
+      // 97% of a wave: huge, before any split.
+      {false, 777, 1234, 4321, 132, C::small_splitk, kSmallSplit},
+      {false, 1000, 1000, 8192, 132, C::small_splitk, kSmallSplit},
+      {false, 2048, 2048, 8192, 132, C::huge, kHuge},
       {false, 777, 1234, 4321, 80, C::big_splitk, kBigSplitF},
       // Double 777x1234x4321: 13 x 10 = 130 tiles, use 0.90, 2 slices: 260 teams. 132 SMs: 260 < 264,
       // 260 64x64 tiles >= 132: small. 108 SMs: 260 >= 216: split.
@@ -206,9 +211,11 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 where it covers 
       {false, 96, 96, 2048, 132, C::small_splitk, kSmallSplit},
       {true, 96, 96, 2048, 108, C::small_splitk, kSmallSplit},
       // Float 16x8192x8192 (M > 8): big use 0.125, huge use 0.125; 1 x 128 = 128 64x64 tiles. 132 SMs:
-      // 128 < 132, 8 slices: split (1 x 86 96x96 tiles cover more cells). 108 SMs: 128 >= 108: small.
+      // 128 < 4 x 132 slots, 8 slices: split (1 x 86 96x96 tiles cover more cells); 108 SMs: 128 <
+      // 4 x 108, split as well. Double (no tensor cores) on 108 SMs: 128 >= 108: small.
       {false, 16, 8192, 8192, 132, C::small_splitk, kSmallSplit},
-      {false, 16, 8192, 8192, 108, C::small, kSmall},
+      {false, 16, 8192, 8192, 108, C::small_splitk, kSmallSplit},
+      {true, 17, 8192, 8192, 108, C::small, kSmall},
       // Few tiles but K <= 1024 (one slice): neither split pays, small. 100^3: 1 big tile, 4 64x64
       // tiles; 300^3: 9 big tiles (float), 25 64x64 tiles; float 9x100x100: 2 64x64 tiles; 96x96x1024.
       {false, 100, 100, 100, 132, C::small, kSmall},

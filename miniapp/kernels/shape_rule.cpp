@@ -136,7 +136,10 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return chose(C::big_splitk, "few " + big_name + " tiles: K split by 4096", why);
   }
   const long tiles64 = tiles_of(small, m, n);
-  if (tiles64 < sms && tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64) {
+  // The float small tile runs kFloatSmallTeamsPerSm teams per SM: fewer tiles than that leave SMs
+  // half idle (777x1234x4321 on an H200: 260 tiles, 63.1% of cuBLAS SGEMM; split by 1024, 72.7%).
+  const long small_slots = is_double ? sms : rt::kFloatSmallTeamsPerSm * sms;
+  if (tiles64 < small_slots && tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64) {
     if (mid_split_pays(is_double ? rt::kDoubleMidSplitK : rt::kFloatMidSplitK, small_split, m, n, k, elem, sms))
       return chose(C::mid_splitk, "few tiles, 96x96 no emptier than 64x64: K split by 1024", why);
     return chose(C::small_splitk, "few 64x64 tiles: K split by 1024", why);

@@ -56,6 +56,8 @@ inline constexpr RuleTile kFloatBig{128, 128, 0};
 inline constexpr RuleTile kFloatBigSplitK{128, 128, 4096};
 inline constexpr RuleTile kFloatSmall{64, 64, 0};
 inline constexpr RuleTile kFloatSmallSplitK{64, 64, 1024};
+/// Teams per SM of the float small tile (its launch bounds: catalog_gpu.hpp's FloatSmall).
+inline constexpr long kFloatSmallTeamsPerSm = 4;
 inline constexpr RuleTile kFloatMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleBig{64, 128, 0};
 inline constexpr RuleTile kDoubleBigSplitK{64, 128, 4096};
@@ -84,7 +86,8 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 ///     there are at least `sms` (float) / 2*`sms` (double) of them; else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
 ///     1.5*`sms`;
-///  5. fewer 64x64 tiles than SMs, and K long enough to split by 1024: the
+///  5. fewer 64x64 tiles than SMs (float: than kFloatSmallTeamsPerSm x
+///     SMs, the slots of its teams), and K long enough to split by 1024: the
 ///     96x96 tile split by 1024 when its tiles cover no more cells than the
 ///     64x64 ones (tiles x 96^2 <= tiles x 64^2: 96x96, 80x80, 96x200,
 ///     160x160, 192x192; not 100x100, 64x64 or 128x128) and its tiles x

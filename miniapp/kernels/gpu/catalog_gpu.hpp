@@ -187,6 +187,7 @@ static_assert(detail::has_rule_tile<FloatBig>(rule_tiles::kFloatBig), "FloatBig 
 static_assert(detail::has_rule_tile<FloatHuge>(rule_tiles::kFloatHuge), "FloatHuge vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSplitK>(rule_tiles::kFloatBigSplitK), "FloatSplitK vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmall>(rule_tiles::kFloatSmall), "FloatSmall vs shape_rule.hpp");
+static_assert(FloatSmall::min_blocks == rule_tiles::kFloatSmallTeamsPerSm, "FloatSmall's teams per SM vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmallSplitK>(rule_tiles::kFloatSmallSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatMidSplitK>(rule_tiles::kFloatMidSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleBig>(rule_tiles::kDoubleBig), "DoubleBig vs shape_rule.hpp");
