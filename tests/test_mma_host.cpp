@@ -9,6 +9,9 @@
 //    3xTF32 split, from tiny magnitudes near FLT_MIN (where the split
 //    without the 2^11 scale loses its small part) to near FLT_MAX; 3xTF32
 //    dot products inside FP32's error bound where 1xTF32 is not;
+//  - the K permutation of kperm tiles (KPermK): a bijection of a K tile's
+//    columns, each lane's A run contiguous, the run reads equal to the
+//    scalar reads, the pitches' bank conflicts as derived;
 //  - the whole kernel (gemm_tiled_mma: loader, scratch layout, fragment
 //    reads, emulated MMAs, epilogue, split-K) on the host backend against
 //    an independent double reference, on sizes that are not multiples of a
@@ -385,4 +388,163 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0>, float>();
   check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 32, 0, 0, 2>, float>();
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 0>, float>();
+}
+
+namespace {
+
+/// KPermK on tile Cfg (kperm on): pi a bijection of [0, BK) onto the (step,
+/// instruction column) slots; each lane's A columns of every row, over all
+/// KS steps in step order, the contiguous run [t BK/4, (t + 1) BK/4); B's
+/// rows through the same pi; and the lane's run reads (frag_a, the data
+/// path of the kernel) equal to its scalar reads (raw_a) for every lane,
+/// MMA row and step on a scratch of distinct values.
+template <class Cfg, class T>
+void check_kperm() {
+  using Warp = mmapp::detail::MmaWarpTile<Cfg, T>;
+  using Shape = typename Warp::Shape;
+  using Scratch = typename Warp::Scratch;
+  using Perm = typename Scratch::Perm;
+  static_assert(Cfg::kperm, "a kperm tile");
+  INFO((mmapp::gpu_mma_tag<Cfg, T>()) << " BK " << Cfg::BK);
+  constexpr int BK = Cfg::BK, KS = BK / Shape::K, run = BK / 4;
+  std::vector<int> hits(BK, 0);
+  for (int ks = 0; ks < KS; ++ks)
+    for (int kin = 0; kin < Shape::K; ++kin) {
+      const int c = Warp::kcol(ks, kin);
+      REQUIRE(c >= 0);
+      REQUIRE(c < BK);
+      ++hits[c];
+    }
+  for (int c = 0; c < BK; ++c) CHECK(hits[c] == 1);
+  for (int l = 0; l < 32; ++l) {
+    const int t = l % 4;
+    // The lane's A columns row by row (a_row of lane 0's registers), in (step, register) order.
+    for (int r0 = 0; r0 < Shape::a_regs; ++r0) {
+      if (Shape::a_col(0, r0) != 0) continue;
+      std::vector<int> cols;
+      for (int ks = 0; ks < KS; ++ks)
+        for (int j = 0; j < Shape::K / 4; ++j)
+          for (int r = 0; r < Shape::a_regs; ++r)
+            if (Shape::a_row(l, r) == Shape::a_row(l, r0) && Shape::a_col(l, r) == t + 4 * j)
+              cols.push_back(Warp::kcol(ks, Shape::a_col(l, r)));
+      REQUIRE(int(cols.size()) == run);
+      for (int e = 0; e < run; ++e) CHECK(cols[e] == t * run + e);
+    }
+    for (int ks = 0; ks < KS; ++ks)
+      for (int r = 0; r < Shape::b_regs; ++r)
+        CHECK(Warp::kcol(ks, Shape::b_row(l, r)) == Perm::col(ks, Shape::b_row(l, r)));
+  }
+  // The run reads against the scalar reads, every lane of every warp.
+  std::vector<T> as(std::size_t(Cfg::BM) * Scratch::lda_s);
+  for (std::size_t i = 0; i < as.size(); ++i) as[i] = T(i + 1);
+  constexpr int G = Warp::G;
+  for (int w = 0; w < Cfg::warps; ++w) {
+    const Warp warp(32 * w);
+    for (int l = 0; l < 32; ++l)
+      for (int mi = 0; mi < Warp::MI; ++mi)
+        for (int kg = 0; kg < KS / G; ++kg) {
+          T runs[G][Warp::AR];
+          warp.frag_a(as.data(), l, mi, kg, runs);
+          for (int s = 0; s < G; ++s) {
+            T scalar[Warp::AR];
+            warp.raw_a(as.data(), l, mi, kg * G + s, scalar);
+            for (int r = 0; r < Warp::AR; ++r) CHECK(runs[s][r] == scalar[r]);
+          }
+        }
+  }
+  CHECK(Scratch::kperm_a_ways() == 1);
+  CHECK(Scratch::kperm_b_ways() == 2);
+  CHECK((Scratch::lda_s * sizeof(T)) % 16 == 0);
+  CHECK((Scratch::ldb_s * sizeof(T)) % 16 == 0);
+}
+
+}  // namespace
+
+TEST_CASE("kperm: the K permutation of a K tile and its scratch pitches", "[mma]") {
+  using mmapp::GpuMmaTile;
+  // The catalog's kperm forms (double m16n8k4 and m16n8k8 cp3 128x64x16,
+  // float 3xTF32 128x64x16 one stage) and the host kernel tests' tiles.
+  using D16 = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true, true>;
+  using D16k8 = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true, true>;
+  using F16 = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1, false, true>;
+  check_kperm<D16, double>();
+  check_kperm<D16k8, double>();
+  check_kperm<F16, float>();
+  check_kperm<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true, true>, double>();
+  check_kperm<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 2, 3, true, true>, double>();
+  check_kperm<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1, false, true>, float>();
+  check_kperm<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 1, 3, true, true>, double>();
+  check_kperm<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 0, 1, false, true>, float>();
+  // The worked examples: m16n8k4, pi(ks, t) = 4 t + ks; m16n8k8 (f64 and
+  // tf32): columns t, t + 4 of step ks at 4 t + 2 ks and 4 t + 2 ks + 1.
+  using W16 = mmapp::detail::MmaWarpTile<D16, double>;
+  using W16k8 = mmapp::detail::MmaWarpTile<D16k8, double>;
+  using WF = mmapp::detail::MmaWarpTile<F16, float>;
+  for (int ks = 0; ks < 4; ++ks)
+    for (int t = 0; t < 4; ++t) CHECK(W16::kcol(ks, t) == 4 * t + ks);
+  for (int ks = 0; ks < 2; ++ks)
+    for (int t = 0; t < 4; ++t) {
+      CHECK(W16k8::kcol(ks, t) == 4 * t + 2 * ks);
+      CHECK(W16k8::kcol(ks, t + 4) == 4 * t + 2 * ks + 1);
+      CHECK(WF::kcol(ks, t + 4) == 4 * t + 2 * ks + 1);
+    }
+  // The order of loads and MMAs (MmaWarpTile::a_late): rows on the catalog's
+  // m16n8k4 and float 128x64 forms (G = 2), steps on m16n8k8 (G = 1) and on
+  // float warps of 32x64 (fewer live fragments each); the kernel test below runs both.
+  CHECK(W16::G == 2);
+  CHECK(W16::a_late);
+  CHECK(W16k8::G == 1);
+  CHECK(!W16k8::a_late);
+  CHECK(WF::G == 2);
+  CHECK(WF::a_late);
+  CHECK(!mmapp::detail::MmaWarpTile<GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1, false, true>, float>::a_late);
+  CHECK(!mmapp::detail::MmaWarpTile<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true, true>, double>::a_late);
+  CHECK(mmapp::detail::MmaWarpTile<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 1, 3, true, true>, double>::a_late);
+  CHECK(!mmapp::detail::MmaWarpTile<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1, false, true>, float>::a_late);
+  CHECK(mmapp::detail::MmaWarpTile<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 0, 1, false, true>, float>::a_late);
+  // The pitches: A 18 doubles (not 20: rows g and g + 1 of a phase 4 bank pairs
+  // apart, overlapping) and 16 floats; B BN + 2 doubles, BN + 4 floats.
+  CHECK(W16::Scratch::lda_s == 18);
+  CHECK(W16k8::Scratch::lda_s == 18);
+  CHECK(WF::Scratch::lda_s == 16);
+  CHECK(W16::Scratch::ldb_s == 66);
+  CHECK(WF::Scratch::ldb_s == 68);
+  CHECK(W16::Scratch::Perm::a_ways(20) == 2);  // the default pitch would conflict
+  CHECK(WF::Scratch::Perm::a_ways(20) == 2);
+  CHECK(W16::Scratch::Perm::b_ways(68) == 4);  // and the default B pitch 4-way
+  // Without kperm: the default pitches and permutation.
+  using D16off = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true>;
+  using Woff = mmapp::detail::MmaWarpTile<D16off, double>;
+  CHECK(Woff::Scratch::lda_s == 20);
+  CHECK(Woff::Scratch::ldb_s == 68);
+  CHECK(Woff::G == 1);
+  for (int ks = 0; ks < 4; ++ks)
+    for (int t = 0; t < 4; ++t) CHECK(Woff::kcol(ks, t) == 4 * ks + t);
+  // The bank model itself: a warp's 8-byte reads of consecutive doubles are
+  // conflict-free; 16 lanes of a phase on one bank pair, 16 words a bank.
+  int addr[32] = {};
+  for (int l = 0; l < 32; ++l) addr[l] = 8 * l;
+  CHECK(mmapp::detail::smem_load_ways(addr, 8) == 1);
+  for (int l = 0; l < 32; ++l) addr[l] = 128 * l;
+  CHECK(mmapp::detail::smem_load_ways(addr, 8) == 16);
+  CHECK(mmapp::gpu_mma_tag<D16, double>() == "dmma16 w64x32 cp3 kp lb2 sw8");
+  CHECK(mmapp::gpu_mma_tag<D16off, double>() == "dmma16 w64x32 cp3 lb2 sw8");
+}
+
+TEST_CASE("kperm: the tensor-core GEMM with the K permutation on the host backend", "[.warp-host][mma]") {
+  REQUIRE(Host().concurrency() >= 64);  // run by unit_warp_host with 64 OpenMP threads
+  using mmapp::GpuMmaTile;
+  // The kperm forms at BK = 16 as the rule's deep tiles are tested above:
+  // m16n8k4 with 3 cp.async stages (2x1 warps of 16x16: steps order; 1x2
+  // warps of 32x8: rows order), m16n8k8 with 3 stages (1x2 warps), whole
+  // and split by 32; float 3xTF32 with one scratch stage (2x1 warps: steps;
+  // 1x2 of 32x8: rows) and two (1x2). The cases' K (37, 9, 50, 27, ...)
+  // leave partial K tiles, their M and N partial block tiles.
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true, true>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 1, 3, true, true>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 2, 3, true, true>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true, true>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1, false, true>, float>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 0, 1, false, true>, float>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 0, 2, false, true>, float>();
 }

@@ -142,6 +142,12 @@ using FloatTf32SmallLb2 = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8>;
 using FloatTf32MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1>;
 /// 3xTF32 on 128x128x16, eight warps, one scratch stage (38 KiB with both parts).
 using FloatTf32WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1>;
+/// The K-permuted forms of the three one-stage BK 16 tiles (tiled_gpu_mma.hpp,
+/// "K permutation": a lane's A fragments of a K tile in one 16-byte load per
+/// row and part, A pitch 16, B pitch BN + 4): ladder, not measured yet.
+using FloatTf32DeepKp = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 1, false, true>;
+using FloatTf32WideDeepKp = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 1, false, true>;
+using FloatTf32MidDeepKp = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1, false, true>;
 
 /// True when this build's tiles may take more than 48 KiB of level-0
 /// scratch per team: the in-tree Kokkos with its opt-in patch
@@ -156,6 +162,11 @@ inline constexpr bool kGpuOptinScratch = MMAPP_KOKKOS_OPTIN_SCRATCH != 0 && kGpu
 /// (128x64x16 with 4 stages at one team per SM spills: 52/128 bytes.)
 using DoubleMma16k8Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true>;
 using DoubleMma16Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true>;
+/// The K-permuted forms of the two (tiled_gpu_mma.hpp, "K permutation": a
+/// lane's A fragments of a K tile in two 16-byte loads per row on m16n8k4,
+/// one per row and step on m16n8k8; A pitch 18, B pitch 66): ladder, not measured yet.
+using DoubleMma16k8Cp3DeepKp = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true, true>;
+using DoubleMma16Cp3DeepKp = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true, true>;
 using DoubleMma16k8Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 3, true>;
 using DoubleMma16k8Cp4SmallDeep = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2, 4, true>;
 using DoubleMma16k8Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2, 4, true>;
@@ -329,6 +340,11 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallLb2, Space, T>());
     v.push_back(mma_variant<FloatTf32MidDeep, Space, T>());
+    if constexpr (kLadderVariants) {  // the K permutation of the three one-stage tiles above
+      v.push_back(mma_variant<FloatTf32DeepKp, Space, T>());
+      v.push_back(mma_variant<FloatTf32WideDeepKp, Space, T>());
+      v.push_back(mma_variant<FloatTf32MidDeepKp, Space, T>());
+    }
   }
   if constexpr (kGpuOptinScratch && kLadderVariants) {  // past 48 KiB, slower than one stage (docs/performance.md)
     v.push_back(mma_variant<FloatTf32MidDeep2, Space, T>());
@@ -430,6 +446,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     // past 48 KiB measured slower (docs/performance.md).
     v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>(R::dmma_deep_k8));
     v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
+    if constexpr (kLadderVariants) {  // the K permutation of the two above
+      v.push_back(mma_variant<DoubleMma16k8Cp3DeepKp, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp3DeepKp, Space, T>());
+    }
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());

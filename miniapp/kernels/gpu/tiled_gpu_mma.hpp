@@ -31,6 +31,18 @@
 // and ((BN+8) t + g) modulo 32 banks. ldmatrix is not used (it moves
 // 16-bit 8x8 matrices: no f64; for tf32 it would need pairs of b16 and a
 // transposed layout, left for later).
+// K permutation (GpuMmaTile's KPerm, a ladder variant; off by default):
+// the MMA sums over k, so the BK columns of a K tile may feed the (step,
+// instruction column) slots in any order that A and B share. KPermK's
+// order gives each lane its A elements of a whole K tile as one contiguous
+// run per row (BK/4 elements: 16-byte loads, LDS.128, instead of one
+// LDS.64 / LDS.32 per element); A's pitch is then the least pad at which
+// the run loads are conflict-free (rows g and g + 1 of a phase of 8 lanes:
+// double BK 16, pitch 18; float BK 16, pitch 16). B's reads stay scalar, a
+// step's rows for t = 0..3 now BK/4 apart: at best 2-way conflicting with
+// rows of whole 16-byte chunks, B's pitch the least pad that reaches it
+// (double and float BN 64: pitch 66, 68). Both pitches are computed at
+// compile time by a model of the banks (smem_load_ways) and asserted.
 // Asynchronous pipeline (GpuMmaTile's Async, double only): the K tiles go
 // from global memory to scratch by cp.async (sm_80+), 2-4 stages, one
 // barrier per K tile (warp/async_pipeline.hpp; CUTLASS 2.x
@@ -87,11 +99,13 @@ namespace mmapp {
 /// deep K tiles within Kokkos' 48 KiB of level-0 scratch). Async: the
 /// multistage pipeline (double only; file comment, "Asynchronous
 /// pipeline"): global -> scratch by cp.async, Stages 2, 3 or 4, one
-/// barrier per K tile. 16-byte global loads where aligned. The
-/// members GlobalTileLoader reads (BM, BN, BK, team_size, vec, frag_pipe,
-/// stages) have the meaning of GpuTile's.
+/// barrier per K tile. KPerm: the K permutation inside a K tile (KPermK,
+/// file comment "K permutation"; off by default): each lane's A fragments
+/// of a K tile contiguous in its scratch row, read by 16-byte loads. 16-byte
+/// global loads where aligned. The members GlobalTileLoader reads (BM, BN,
+/// BK, team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
-          int Shape_ = 0, int Stages_ = 2, bool Async_ = false>
+          int Shape_ = 0, int Stages_ = 2, bool Async_ = false, bool KPerm_ = false>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
@@ -100,6 +114,8 @@ struct GpuMmaTile {
   static constexpr int stages = Stages_;
   /// The cp.async multistage pipeline (true) or the register path (false).
   static constexpr bool async = Async_;
+  /// The K permutation of the fragment reads (KPermK) and its scratch pitches (MmaScratch).
+  static constexpr bool kperm = KPerm_;
   static_assert(Async_ ? (Stages_ >= 2 && Stages_ <= 4) : (Stages_ == 1 || Stages_ == 2),
                 "register path: one or two scratch stages; cp.async pipeline: 2, 3 or 4");
   static constexpr bool vec = true;
@@ -125,6 +141,127 @@ using MmaShapeOf = std::conditional_t<
                                           std::conditional_t<Shape == 3, MmaF64m16n8k16, MmaF64m8n8k4>>>,
     MmaTf32m16n8k8>;
 
+/// Bank conflicts of one warp-wide shared-memory load: the most distinct
+/// 4-byte words that one bank serves within a phase, lane l reading `bytes`
+/// (4, 8 or 16) bytes at byte offset addr[l]. The model: 32 banks of 4
+/// bytes; a warp's 4-, 8- and 16-byte loads are served in phases of 32, 16
+/// and 8 consecutive lanes (128 bytes a phase; NVIDIA, CUDA C++ Programming
+/// Guide, "Shared Memory", compute capability 5.x and later). 1: conflict-free.
+constexpr int smem_load_ways(const int (&addr)[32], const int bytes) {
+  const int phase = 128 / bytes;
+  int worst = 1;
+  for (int p0 = 0; p0 < 32; p0 += phase) {
+    for (int bank = 0; bank < 32; ++bank) {
+      int words[32] = {}, n = 0;  // the distinct words of this bank in this phase
+      for (int l = p0; l < p0 + phase; ++l)
+        for (int w = addr[l] / 4; w < (addr[l] + bytes) / 4; ++w) {
+          if (w % 32 != bank) continue;
+          bool seen = false;
+          for (int i = 0; i < n; ++i) seen = seen || words[i] == w;
+          if (!seen) words[n++] = w;
+        }
+      worst = n > worst ? n : worst;
+    }
+  }
+  return worst;
+}
+
+/// The K permutation of a kperm tile (GpuMmaTile's KPerm; file comment, "K
+/// permutation") for instruction Shape, K tile BK and element T. The MMA
+/// sums over k, so any bijection pi of a K tile's BK scratch columns onto
+/// its (step ks < KS = BK / K, instruction column kin < K) slots gives the
+/// same product when A's and B's fragment reads both use it: slot (ks, kin)
+/// reads A column pi(ks, kin) and B row pi(ks, kin). In every layout of
+/// mma_shapes.hpp a lane's A columns (and B rows) in a step are t + 4 j
+/// (t = lane % 4, j < K / 4), so
+///   pi(ks, kin) = (kin % 4) * (BK / 4) + ks * (K / 4) + kin / 4
+/// gives lane t the run [t BK/4, (t + 1) BK/4) of each of its A rows over
+/// the KS steps, in step order (step ks's column t + 4 j at run element
+/// ks K/4 + j): BK/4 contiguous elements, read by 16-byte loads of G steps
+/// each instead of one scalar load per element. E.g. double m16n8k4 at BK
+/// 16: pi(ks, t) = 4 t + ks, lane (g, t) reads As[g][4t .. 4t+3] as two
+/// 16-byte loads (steps 0-1 and 2-3); double m16n8k8 at BK 16: one 16-byte
+/// load per row and step (columns t, t + 4 at 4t + 2ks, 4t + 2ks + 1);
+/// float (TF32) m16n8k8 at BK 16: one 16-byte load per row for both steps.
+/// B's reads stay scalar (a lane's B elements lie in different rows).
+template <class Shape, int BK, class T>
+struct KPermK {
+  static constexpr int groups = 4;              ///< threadID_in_group's range: a lane's column stride
+  static constexpr int KJ = Shape::K / groups;  ///< a lane's A columns per row and step
+  static constexpr int KS = BK / Shape::K;      ///< steps per K tile
+  static constexpr int run = BK / groups;       ///< a lane's A elements per row over the K tile
+  static constexpr int V = 16 / int(sizeof(T));  ///< elements per 16-byte load
+  static_assert(Shape::K % groups == 0 && V % KJ == 0,
+                "kperm: K a multiple of 4, a lane's step within one 16-byte load");
+  static constexpr int G = V / KJ;  ///< steps whose A fragments one 16-byte load brings
+  static_assert(KS % G == 0 && (run * int(sizeof(T))) % 16 == 0, "kperm: a lane's run in whole 16-byte loads");
+
+  /// pi: the scratch column of K tile slot (step ks, instruction column kin).
+  KOKKOS_INLINE_FUNCTION static constexpr int col(const int ks, const int kin) {
+    return (kin % groups) * run + ks * KJ + kin / groups;
+  }
+  /// The A register of the lane's row of register r at instruction column
+  /// t + 4 j (the layouts' structure does not depend on the lane: layout_ok).
+  KOKKOS_INLINE_FUNCTION static constexpr int a_reg(const int r, const int j) {
+    int q = 0;
+    while (q < Shape::a_regs && !(Shape::a_row(0, q) == Shape::a_row(0, r) && Shape::a_col(0, q) == groups * j)) ++q;
+    return q;
+  }
+  /// True when Shape's layouts have the structure pi relies on: lane l's A
+  /// columns and B rows are l % 4 + 4 j, its A rows those of lane 0 plus l / 4,
+  /// and every (row, j) of a lane held by one register.
+  static constexpr bool layout_ok() {
+    for (int l = 0; l < 32; ++l) {
+      for (int r = 0; r < Shape::a_regs; ++r) {
+        if (Shape::a_col(l, r) - l % groups != Shape::a_col(0, r) || Shape::a_col(0, r) % groups != 0) return false;
+        if (Shape::a_row(l, r) - l / groups != Shape::a_row(0, r)) return false;
+        if (a_reg(r, Shape::a_col(0, r) / groups) != r) return false;
+      }
+      for (int r = 0; r < Shape::b_regs; ++r)
+        if (Shape::b_row(l, r) % groups != l % groups) return false;
+    }
+    return true;
+  }
+
+  /// Bank conflicts (smem_load_ways) of the warp's 16-byte A run loads at A pitch lda (elements).
+  static constexpr int a_ways(const int lda) {
+    int worst = 1;
+    for (int r = 0; r < Shape::a_regs; ++r) {
+      if (Shape::a_col(0, r) != 0) continue;  // a run starts at the row's column t
+      for (int kg = 0; kg < KS / G; ++kg) {
+        int addr[32] = {};
+        for (int l = 0; l < 32; ++l) addr[l] = (Shape::a_row(l, r) * lda + col(kg * G, l % groups)) * int(sizeof(T));
+        const int w = smem_load_ways(addr, 16);
+        worst = w > worst ? w : worst;
+      }
+    }
+    return worst;
+  }
+  /// Bank conflicts of the warp's scalar B reads at B pitch ldb (elements).
+  static constexpr int b_ways(const int ldb) {
+    int worst = 1;
+    for (int ks = 0; ks < KS; ++ks)
+      for (int r = 0; r < Shape::b_regs; ++r) {
+        int addr[32] = {};
+        for (int l = 0; l < 32; ++l)
+          addr[l] = (col(ks, Shape::b_row(l, r)) * ldb + Shape::b_col(l, r)) * int(sizeof(T));
+        const int w = smem_load_ways(addr, int(sizeof(T)));
+        worst = w > worst ? w : worst;
+      }
+    return worst;
+  }
+  /// The pad of a row of `width` elements with the fewest conflicts of
+  /// `ways` (a_ways or b_ways): 0 to 3 16-byte chunks (rows stay 16-byte
+  /// aligned for the stores of 16-byte chunks), the least among ties.
+  template <class Ways>
+  static constexpr int pad(const int width, const Ways ways) {
+    int best = 0;
+    for (int p = V; p < 4 * V; p += V)
+      if (ways(width + p) < ways(width + best)) best = p;
+    return best;
+  }
+};
+
 /// The scratch stages of a gemm_tiled_mma team (layout: file comment). For
 /// float (3xTF32) a stage holds two parts, the big and the scaled small
 /// TF32 parts of the tile (tf32_split, done once per element when the tile
@@ -132,7 +269,16 @@ using MmaShapeOf = std::conditional_t<
 template <class Cfg, class T>
 struct MmaScratch {
   using Chunk = Chunk16<T>;
-  static constexpr int ldb_s = Cfg::BN + (sizeof(T) == 8 ? 4 : 8);         ///< Bs row pitch, elements
+  using Perm = KPermK<MmaShapeOf<T, Cfg::shape>, Cfg::BK, T>;  ///< kperm tiles' K permutation
+  /// Bs row pitch's pad: 4 (double) or 8 (float); a kperm tile's the
+  /// least-conflicting (KPermK::pad; file comment, "K permutation").
+  static constexpr int b_pad() {
+    if constexpr (Cfg::kperm)
+      return Perm::pad(Cfg::BN, [](const int ldb) { return Perm::b_ways(ldb); });
+    else
+      return sizeof(T) == 8 ? 4 : 8;
+  }
+  static constexpr int ldb_s = Cfg::BN + b_pad();                          ///< Bs row pitch, elements
   /// Kokkos' team-reduction words ahead of the scratch (8 bytes per thread and 2 more).
   static constexpr std::size_t reduce_bytes = 8 * std::size_t(Cfg::team_size + 2);
   /// Level-0 scratch a team may have under an unpatched Kokkos 3.4 CUDA
@@ -153,9 +299,44 @@ struct MmaScratch {
   /// pass default_limit with 4 and fit it with 2 (double BK = 8: 3 stages
   /// of 128x64x8 in 42.8 KiB instead of 48.8; the fragment reads of the rows
   /// g and g + 3 of a half-warp then share two bank pairs).
-  static constexpr int a_pad =
-      Cfg::async && stages_bytes(4) > default_limit && stages_bytes(2) <= default_limit ? 2 : 4;
+  /// A kperm tile: the least pad whose 16-byte run loads are conflict-free (KPermK::pad).
+  static constexpr int a_pad_of() {
+    if constexpr (Cfg::kperm)
+      return Perm::pad(Cfg::BK, [](const int lda) { return Perm::a_ways(lda); });
+    else
+      return Cfg::async && stages_bytes(4) > default_limit && stages_bytes(2) <= default_limit ? 2 : 4;
+  }
+  static constexpr int a_pad = a_pad_of();
   static constexpr int lda_s = Cfg::BK + a_pad;                            ///< As row pitch, elements
+  /// Bank conflicts (smem_load_ways) of a kperm tile's A run loads and B
+  /// reads at these pitches (1 where kperm is off: not modelled).
+  static constexpr int kperm_a_ways() {
+    if constexpr (Cfg::kperm) {
+      static_assert(Perm::layout_ok(), "kperm: a lane's A columns and B rows t + 4 j (KPermK)");
+      return Perm::a_ways(lda_s);
+    } else {
+      return 1;
+    }
+  }
+  static constexpr int kperm_b_ways() {
+    if constexpr (Cfg::kperm)
+      return Perm::b_ways(ldb_s);
+    else
+      return 1;
+  }
+  static_assert(kperm_a_ways() == 1, "kperm: the A run loads conflict-free");
+  // kperm's B reads: the rows of lanes t = 0..3 in a step lie BK/4 rows apart
+  // (adjacent without kperm); with rows of whole 16-byte chunks two of them
+  // share banks at best (double BK 16: 4 ldb = 0 or 8 mod 16 bank pairs).
+  static_assert(kperm_b_ways() <= 2, "kperm: B reads at most 2-way conflicting");
+  /// Steps whose A fragments a warp's A load brings: KPermK::G on a kperm tile, else 1.
+  static constexpr int a_group_of() {
+    if constexpr (Cfg::kperm)
+      return Perm::G;
+    else
+      return 1;
+  }
+  static constexpr int a_group = a_group_of();
   static constexpr int a_elems = Cfg::BM * lda_s;
   static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
   static constexpr int part_elems = a_elems + Cfg::BK * ldb_s;             ///< one part's A and B
@@ -211,17 +392,68 @@ struct MmaWarpTile {
     wn = (warp % warps_n) * Cfg::WN;
   }
 
-  /// Lane ln's A fragment of MMA row mi, step ks, stage As (elements as in scratch).
+  static constexpr bool kperm = Cfg::kperm;
+  using Perm = typename Scratch::Perm;
+  /// Steps per A load group: a kperm tile's 16-byte load brings G steps' A fragments (KPermK::G); else 1.
+  static constexpr int G = Scratch::a_group;
+  // The order of a K tile's fragment loads and MMAs. Steps (a_late
+  // false): all rows' A of a group's G steps at once, then per step its B
+  // and the MI x NJ MMAs; with G = 1 the order of every tile but kperm's.
+  // Rows (a_late): B of the G steps first, then per row its A of the G
+  // steps and its MMAs. Without kperm (G = 1) the rows order was measured
+  // on sm_90 with wide fragments: more spills and 10-20% slower
+  // (docs/performance.md), so steps. A kperm load brings G > 1 steps' A
+  // (double m16n8k4, float): the order with fewer fragment registers live
+  // (the estimates below; ptxas on sm_90: double m16n8k4 128x64x16 spills
+  // 48/104 bytes in steps order, none in rows order; float 64x128x16 in
+  // warps of 32x64 spills less in steps order).
+  static constexpr int steps_regs = G * MI * AR + NJ * BR, rows_regs = G * NJ * BR + G * AR;
+  static constexpr bool a_late = G > 1 && rows_regs < steps_regs;
+
+  /// The scratch column of A (row of B) that feeds instruction column kin
+  /// of step ks: ks K + kin, or a kperm tile's permutation KPermK::col.
+  KOKKOS_INLINE_FUNCTION static constexpr int kcol(const int ks, const int kin) {
+    if constexpr (kperm)
+      return Perm::col(ks, kin);
+    else
+      return ks * Shape::K + kin;
+  }
+  /// Lane ln's A fragment of MMA row mi, step ks, stage As (elements as in
+  /// scratch), one scalar read per element.
   KOKKOS_INLINE_FUNCTION void raw_a(const T* As, const int ln, const int mi, const int ks, T (&a)[AR]) const {
     MMAPP_UNROLL
     for (int r = 0; r < AR; ++r)
-      a[r] = As[(wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s + ks * Shape::K + Shape::a_col(ln, r)];
+      a[r] = As[(wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s + kcol(ks, Shape::a_col(ln, r))];
+  }
+  /// Lane ln's A fragments of MMA row mi for the G steps of group kg (steps
+  /// kg G ..): raw_a's, or on a kperm tile the lane's contiguous runs (one
+  /// per A row), a 16-byte load each where the device is CUDA and element
+  /// by element from the same addresses on the host.
+  KOKKOS_INLINE_FUNCTION void frag_a(const T* As, const int ln, const int mi, const int kg, T (&a)[G][AR]) const {
+    if constexpr (!kperm) {
+      raw_a(As, ln, mi, kg, a[0]);
+    } else {
+      MMAPP_UNROLL
+      for (int r = 0; r < AR; ++r) {
+        if (Shape::a_col(0, r) != 0) continue;  // one run per row: from the register at column t
+        const T* const src = As + (wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s +
+                             Perm::col(kg * G, Shape::a_col(ln, r));
+        Chunk16<T> x;
+#if defined(__CUDA_ARCH__)
+        x = *reinterpret_cast<const Chunk16<T>*>(src);
+#else
+        for (int e = 0; e < Perm::V; ++e) x.v[e] = src[e];
+#endif
+        MMAPP_UNROLL
+        for (int e = 0; e < Perm::V; ++e) a[e / Perm::KJ][Perm::a_reg(r, e % Perm::KJ)] = x.v[e];
+      }
+    }
   }
   /// Lane ln's B fragment of MMA column nj, step ks, stage Bs.
   KOKKOS_INLINE_FUNCTION void raw_b(const T* Bs, const int ln, const int nj, const int ks, T (&b)[BR]) const {
     MMAPP_UNROLL
     for (int r = 0; r < BR; ++r)
-      b[r] = Bs[(ks * Shape::K + Shape::b_row(ln, r)) * Scratch::ldb_s + wn + nj * Shape::N + Shape::b_col(ln, r)];
+      b[r] = Bs[kcol(ks, Shape::b_row(ln, r)) * Scratch::ldb_s + wn + nj * Shape::N + Shape::b_col(ln, r)];
   }
   /// Scratch elements -> registers: the value itself (double), or the TF32
   /// bits of a part already split in scratch (float).
@@ -263,7 +495,9 @@ struct MmaWarpTile {
   }
 
   /// d = a b + c for this lane: the instruction where the device has it,
-  /// else the emulation from all lanes' registers (ga, gb: [32][regs]).
+  /// else the emulation from all lanes' registers (ga, gb: [32][regs], read
+  /// back from scratch); there a lane whose own registers a, b differ from
+  /// its row of ga, gb (a wrong fragment passed by tile()) gets NaN in d.
   KOKKOS_INLINE_FUNCTION static void mma(T (&d)[CR], const Reg (&a)[AR], const Reg (&b)[BR], const T (&c)[CR],
                                          const int lane, const Reg (*ga)[AR], const Reg (*gb)[BR]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -273,8 +507,13 @@ struct MmaWarpTile {
     else  // the catalog lists no such variant for this architecture
       Kokkos::abort("gemm_tiled_mma: this mma shape needs a newer GPU architecture");
 #else
-    (void)a, (void)b;
+    auto same = [](const Reg x, const Reg y) { return x == y || (x != x && y != y); };  // NaN as itself
+    bool own = true;
+    for (int r = 0; r < AR; ++r) own = own && same(a[r], ga[lane][r]);
+    for (int r = 0; r < BR; ++r) own = own && same(b[r], gb[lane][r]);
     mma_emulate<Shape>(lane, ga, gb, c, d);
+    if (!own)
+      for (int r = 0; r < CR; ++r) d[r] = T(NAN);
 #endif
   }
 
@@ -284,27 +523,21 @@ struct MmaWarpTile {
     const T* const Bs = st.b(s);
     const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
     const T* const Bs1 = st.b(s, Scratch::parts - 1);
-    // A fragments of all MI rows at once (a_late: one row's just before its
-    // MMAs; measured on sm_90 with wide fragments: more spills and 10-20%
-    // slower, docs/performance.md, so off).
-    constexpr bool a_late = false;
     constexpr int MA = a_late ? 1 : MI;
-    auto load_a = [&](const int ks, const int mi, Reg (&ab)[MA][AR], Reg (&as)[split3 ? MA : 1][AR]) {
-      T x[AR];
-      raw_a(As, lane, mi, ks, x);
-      to_regs(x, ab[a_late ? 0 : mi]);
+    // A fragments of row mi for the G steps of group kg (G = 1 but on kperm tiles).
+    auto load_a = [&](const int kg, const int mi, Reg (&ab)[G][MA][AR], Reg (&as)[G][split3 ? MA : 1][AR]) {
+      T x[G][AR];
+      frag_a(As, lane, mi, kg, x);
+      MMAPP_UNROLL
+      for (int s = 0; s < G; ++s) to_regs(x[s], ab[s][a_late ? 0 : mi]);
       if constexpr (split3) {
-        raw_a(As1, lane, mi, ks, x);
-        to_regs(x, as[a_late ? 0 : mi]);
+        frag_a(As1, lane, mi, kg, x);
+        MMAPP_UNROLL
+        for (int s = 0; s < G; ++s) to_regs(x[s], as[s][a_late ? 0 : mi]);
       }
     };
-    MMAPP_UNROLL
-    for (int ks = 0; ks < KS; ++ks) {
-      Reg ab[MA][AR], as[split3 ? MA : 1][AR], bb[NJ][BR], bs[split3 ? NJ : 1][BR];
-      if constexpr (!a_late) {
-        MMAPP_UNROLL
-        for (int mi = 0; mi < MI; ++mi) load_a(ks, mi, ab, as);
-      }
+    // B fragments of step ks.
+    auto load_b = [&](const int ks, Reg (&bb)[NJ][BR], Reg (&bs)[split3 ? NJ : 1][BR]) {
       MMAPP_UNROLL
       for (int nj = 0; nj < NJ; ++nj) {
         T x[BR];
@@ -315,51 +548,78 @@ struct MmaWarpTile {
           to_regs(x, bs[nj]);
         }
       }
+    };
+    MMAPP_UNROLL
+    for (int kg = 0; kg < KS / G; ++kg) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       const Reg(*gab)[AR] = nullptr;
       const Reg(*gas)[AR] = nullptr;
       const Reg(*gbb)[BR] = nullptr;
       const Reg(*gbs)[BR] = nullptr;
-      auto gather = [&](int, int) {};
+      auto gather = [&](int, int, int) {};
 #else
-      // The emulation: every lane's registers of the (mi, nj) pair, read back from scratch.
+      // The emulation: every lane's registers of the (mi, nj) pair at step
+      // kg G + s, read back from scratch by the lane's own reads (frag_a, raw_b).
       Reg gab_[32][AR], gas_[32][AR], gbb_[32][BR], gbs_[32][BR];
       const Reg(*gab)[AR] = gab_;
       const Reg(*gas)[AR] = gas_;
       const Reg(*gbb)[BR] = gbb_;
       const Reg(*gbs)[BR] = gbs_;
-      auto gather = [&](const int mi, const int nj) {
+      auto gather = [&](const int mi, const int s, const int nj) {
         for (int l = 0; l < 32; ++l) {
-          T xa[AR], xb[BR];
-          raw_a(As, l, mi, ks, xa);
-          raw_b(Bs, l, nj, ks, xb);
-          to_regs(xa, gab_[l]);
+          T xa[G][AR], xb[BR];
+          frag_a(As, l, mi, kg, xa);
+          raw_b(Bs, l, nj, kg * G + s, xb);
+          to_regs(xa[s], gab_[l]);
           to_regs(xb, gbb_[l]);
-          raw_a(As1, l, mi, ks, xa);
-          raw_b(Bs1, l, nj, ks, xb);
-          to_regs(xa, gas_[l]);
+          frag_a(As1, l, mi, kg, xa);
+          raw_b(Bs1, l, nj, kg * G + s, xb);
+          to_regs(xa[s], gas_[l]);
           to_regs(xb, gbs_[l]);
         }
       };
 #endif
-      MMAPP_UNROLL
-      for (int mi = 0; mi < MI; ++mi) {
-        if constexpr (a_late) load_a(ks, mi, ab, as);
-        const int ai = a_late ? 0 : mi;
+      // Row mi's MMAs of step kg G + s: a (as) row mi's A (small parts), bb (bs) the step's B.
+      auto row_mmas = [&](const int mi, const int s, const Reg (&a)[AR], const Reg (&as)[AR], const Reg (&bb)[NJ][BR],
+                          const Reg (&bs)[split3 ? NJ : 1][BR]) {
         MMAPP_UNROLL
         for (int nj = 0; nj < NJ; ++nj) {
-          gather(mi, nj);
+          gather(mi, s, nj);
           if constexpr (split3) {
-            mma(dc[mi][nj], as[ai], bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
-            mma(dc[mi][nj], ab[ai], bs[nj], dc[mi][nj], lane, gab, gbs);
+            mma(dc[mi][nj], as, bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
+            mma(dc[mi][nj], a, bs[nj], dc[mi][nj], lane, gab, gbs);
             const T zero[CR] = {};
             T t[CR];
-            mma(t, ab[ai], bb[nj], zero, lane, gab, gbb);
+            mma(t, a, bb[nj], zero, lane, gab, gbb);
             MMAPP_UNROLL
             for (int r = 0; r < CR; ++r) acc[mi][nj][r] += t[r];  // FP32, round to nearest
           } else {
-            mma(acc[mi][nj], ab[ai], bb[nj], acc[mi][nj], lane, gab, gbb);
+            (void)as;
+            mma(acc[mi][nj], a, bb[nj], acc[mi][nj], lane, gab, gbb);
           }
+        }
+      };
+      // Each accumulator sums its k in step order in both orders.
+      Reg ab[G][MA][AR], as[G][split3 ? MA : 1][AR];
+      if constexpr (!a_late) {
+        MMAPP_UNROLL
+        for (int mi = 0; mi < MI; ++mi) load_a(kg, mi, ab, as);
+        MMAPP_UNROLL
+        for (int s = 0; s < G; ++s) {
+          Reg bb[NJ][BR], bs[split3 ? NJ : 1][BR];
+          load_b(kg * G + s, bb, bs);
+          MMAPP_UNROLL
+          for (int mi = 0; mi < MI; ++mi) row_mmas(mi, s, ab[s][mi], as[s][split3 ? mi : 0], bb, bs);
+        }
+      } else {
+        Reg bb[G][NJ][BR], bs[G][split3 ? NJ : 1][BR];
+        MMAPP_UNROLL
+        for (int s = 0; s < G; ++s) load_b(kg * G + s, bb[s], bs[s]);
+        MMAPP_UNROLL
+        for (int mi = 0; mi < MI; ++mi) {
+          load_a(kg, mi, ab, as);
+          MMAPP_UNROLL
+          for (int s = 0; s < G; ++s) row_mmas(mi, s, ab[s][0], as[s][0], bb[s], bs[s]);
         }
       }
     }
@@ -554,7 +814,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
 
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
-/// scratch stage) or
+/// scratch stage; "kp": the K permutation, KPermK), e.g. "dmma16 w64x32 cp3 kp lb2 sw8", or
 /// "3xtf32 w32x32 lb3 splitk1024".
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
@@ -563,6 +823,7 @@ std::string gpu_mma_tag() {
   t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
   if (Cfg::stages == 1) t += " 1st";
   if (Cfg::async) t += " cp" + std::to_string(Cfg::stages);
+  if (Cfg::kperm) t += " kp";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
