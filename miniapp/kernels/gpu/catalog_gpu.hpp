@@ -164,7 +164,10 @@ using DoubleMma16k8Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true
 using DoubleMma16Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true>;
 /// The K-permuted forms of the two (tiled_gpu_mma.hpp, "K permutation": a
 /// lane's A fragments of a K tile in two 16-byte loads per row on m16n8k4,
-/// one per row and step on m16n8k8; A pitch 18, B pitch 66): in the default build while measured.
+/// one per row and step on m16n8k8; A pitch 18, B pitch 66): ladder only. On an H200
+/// (2026-11-24, call 11) 69.8/70.3/69.2% (m16n8k4) and 72.8/73.5/74.0% (m16n8k8) of cuBLAS
+/// DGEMM at 4096/8192/12288^3 against their twins' 87.7/86.3/81.7% and 80.0/83.4/83.1%: the
+/// 2-way B conflicts cost more than the A loads save.
 using DoubleMma16k8Cp3DeepKp = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true, true>;
 using DoubleMma16Cp3DeepKp = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true, true>;
 using DoubleMma16k8Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 3, true>;
@@ -446,9 +449,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     // past 48 KiB measured slower (docs/performance.md).
     v.push_back(mma_variant<DoubleMma16k8Cp3Deep, Space, T>(R::dmma_deep_k8));
     v.push_back(mma_variant<DoubleMma16Cp3Deep, Space, T>(R::dmma_deep));
-    // The K permutation of the two above (not the rule's: being measured against them).
-    v.push_back(mma_variant<DoubleMma16k8Cp3DeepKp, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp3DeepKp, Space, T>());
+    if constexpr (kLadderVariants) {  // the K permutation of the two above: 8-18 points slower (call 11)
+      v.push_back(mma_variant<DoubleMma16k8Cp3DeepKp, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp3DeepKp, Space, T>());
+    }
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
