@@ -326,7 +326,7 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // odd N: copied
       CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
-      CHECK(tag(double(0), 96, 96, 499999) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");  // odd K
+      CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K, N < 1024
       CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
     } else if (sm90) {
@@ -385,7 +385,10 @@ void check_tensor_core_variants() {
       mmapp::Init init = mmapp::Init::random;  // of A and B
     };
     const int tiny = std::is_same_v<T, float> ? -120 : -1000;
+    // {1025, 1027, 33}: odd K and N over kOperandCopyMinReuse rows and columns (the cp.async forms
+    // read copies of A and B, aligned_operands.hpp).
     const std::vector<Case> cases{{129, 257, 31, 0, 0, 0, 0},     {1, 1, 1, 0, 0, 0, 0},       {17, 33, 65, -0.75, 1, 0, 0},
+                                  {1025, 1027, 33, 0.5, 0, 0, 0},
                                   {333, 190, 1537, 0.5, 0, 0, 0}, {70, 99, 5000, 0, 0, 0, 0},  {64, 64, 2049, 0, 1, 0, 0},
                                   {1000, 1000, 100, 0, 0, 0, 0},  {200, 300, 300, 0, 0, tiny, 100},
                                   {200, 300, 300, 0, 0, 0, 0, mmapp::Init::wide},

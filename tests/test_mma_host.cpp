@@ -460,6 +460,20 @@ void check_kperm() {
 
 }  // namespace
 
+TEST_CASE("the cp.async tensor-core forms on operands copied to aligned rows", "[.warp-host][mma]") {
+  // Odd K and N with M and N at least kOperandCopyMinReuse: AlignedOperands
+  // copies A and B to aligned rows in the workspace (the catalog's sizing);
+  // K short so that the emulation stays quick. The copies' contents are
+  // checked by "[aligned]"; here the kernel reads them (pitch, K tail, the
+  // padding's zeros).
+  REQUIRE(Host().concurrency() >= 64);
+  using mmapp::GpuMmaTile;
+  static_assert(mmapp::kOperandCopyMinReuse <= 1025, "the cases reach the copies");
+  const std::vector<Case> copied{{1025, 1027, 9, 0, 0}, {1030, 1025, 21, 0.5, 0}};
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true>, double>(copied);
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 16, 0, 2, 4, true>, double>(copied);
+}
+
 TEST_CASE("kperm: the K permutation of a K tile and its scratch pitches", "[mma]") {
   using mmapp::GpuMmaTile;
   // The catalog's kperm forms (double m16n8k4 and m16n8k8 cp3 128x64x16,

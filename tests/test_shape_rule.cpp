@@ -299,8 +299,16 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 8192, 8192, 8191, 132, C::dmma_deep, kDeep},
       {true, 4097, 4095, 4093, 132, C::dmma_deep, kDeep},
       {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
-      {true, 96, 96, 499999, 132, C::dmma_mid_splitk_deep, kDeepMid},
-      {true, 96, 97, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
+      // Odd N or K against fewer than kOperandCopyMinReuse rows or columns of C (the copy would
+      // cost more than it saves; A copied for N >= 1024, B for M >= 1024): the register-path tiles.
+      {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 96, 97, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 33, 8191, 65537, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 1023, 4097, 4096, 132, C::dmma_big, kDmmaBig},
+      {true, 1024, 4097, 4096, 132, C::dmma_deep, kDeep},
+      {true, 4097, 1023, 4097, 132, C::dmma_big, kDmmaBig},
+      {true, 4097, 1024, 4097, 132, C::dmma_deep, kDeep},
+      {true, 96, 98, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
       // Short K (at most 128): the big deep tile on m16n8k8; past it, m16n8k4.
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
       {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},

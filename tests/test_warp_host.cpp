@@ -43,7 +43,7 @@ const std::vector<Case> cases{{70, 130, 37, 0, 0},   {128, 128, 64, 0.5, 0}, {96
                               {3, 200, 0, 0.25, 0},  {131, 67, 9, 0, 0},     {64, 64, 64, 0, 0},
                               {64, 128, 40, -0.75, 0}, {96, 192, 72, 0, 0},  {64, 128, 48, 0, 1},
                               {64, 128, 48, 0, 2},   {33, 65, 24, 0, 0},     {32, 64, 7, 0, 0},
-                              {128, 128, 200, 0, 4}};
+                              {128, 128, 200, 0, 4},  {1025, 1030, 13, 0, 0}};  // the last: A and B copied
 
 /// C = A B + beta C: C is `pad`-padded like C0 and holds C0's values
 /// (padded() with C0's operand index and seed) where beta != 0, NaN where
@@ -141,11 +141,13 @@ TEST_CASE("the GPU's warp-tiled GEMM on the host backend: every form, every load
 }
 
 TEST_CASE("AlignedOperands: aligned copies of operands whose rows are not 16-byte aligned", "[aligned]") {
-  // float (4 per chunk) and double (2 per chunk); A 5 x 7 (K odd), B 7 x 6 (N not a multiple of 4 for float).
+  // float (4 per chunk) and double (2 per chunk); A 1025 x 7 (K odd), B 7 x 1025 (N odd), each read
+  // along 1025 >= kOperandCopyMinReuse rows or columns of C.
+  static_assert(mmapp::kOperandCopyMinReuse <= 1025, "the copies are made");
   auto check = [](auto zero) {
     using T = decltype(zero);
     constexpr long vw = 16 / sizeof(T);
-    const long m = 5, k = 7, n = vw == 4 ? 6 : 5;
+    const long m = 1025, k = 7, n = 1025;
     const auto A = mmapp_test::padded<Host, T>(m, k, 0, 0, 3);
     const auto B = mmapp_test::padded<Host, T>(k, n, 0, 1, 3);
     mmapp::Matrix<T, Host> C("C", m, n);
@@ -190,6 +192,19 @@ TEST_CASE("AlignedOperands: aligned copies of operands whose rows are not 16-byt
       CHECK(ops.a.data == A.data());
       CHECK_FALSE(ops.a.vec);
       CHECK(ops.a.ld == k);
+      CHECK(ops.b.data == B.data());
+      CHECK_FALSE(ops.b.vec);
+    }
+    {  // few rows of C (m < kOperandCopyMinReuse): B is read in place even with room; A is copied
+      const auto A5 = mmapp_test::padded<Host, T>(5, k, 0, 0, 3);
+      mmapp::Matrix<T, Host> C5("C5", 5, n);
+      const std::size_t need5 = mmapp::tiled_gpu_workspace_bytes<T, 0>(5, n, k);
+      CHECK(need5 < need);
+      mmapp::Workspace<Host> work("work", need);
+      const mmapp::AlignedOperands<Host, T> ops(Host{}, mmapp::GemmArgs<Host, T>{A5, B, C5, T(0), work}, 0);
+      Kokkos::fence();
+      CHECK(ops.a.vec);
+      CHECK(same(ops.a, A5) == 0);
       CHECK(ops.b.data == B.data());
       CHECK_FALSE(ops.b.vec);
     }

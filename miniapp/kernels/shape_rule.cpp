@@ -3,7 +3,8 @@
 // shape_rule.cpp — the GPU and host shape rules (see shape_rule.hpp).
 #include "kernels/shape_rule.hpp"
 
-#include "kernels/gpu/splitk.hpp"  // splitk_slices: how many K slices a split variant makes
+#include "kernels/gpu/aligned_operands.hpp"  // operand_copied: which misaligned operands the kernels copy
+#include "kernels/gpu/splitk.hpp"            // splitk_slices: how many K slices a split variant makes
 
 #include <algorithm>
 
@@ -90,10 +91,13 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
   if (is_double && tensor_cores) {
-    // The deep tiles copy 16-byte chunks with cp.async; operands whose rows
-    // are not 16-byte aligned (odd N or K) are copied to aligned ones first
-    // (aligned_operands.hpp), so the deep tiles take any shape.
-    const bool deep = deep_tiles;
+    // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
+    // 16-byte aligned (N, K even) or copied to aligned ones first, where C
+    // reuses the copy enough (operand_copied); else (an odd N against few
+    // rows of C, say) the register-path tiles, which read in place.
+    const bool a_ok = k % 2 == 0 || operand_copied<double>(m, k, n);
+    const bool b_ok = n % 2 == 0 || operand_copied<double>(k, n, m);
+    const bool deep = deep_tiles && a_ok && b_ok;
     const RuleTile& mb = rt::kDoubleMmaBig;
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const long tiles_mb = tiles_of(mb, m, n);

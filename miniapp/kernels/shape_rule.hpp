@@ -110,10 +110,12 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 /// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
 /// the 96x96 tile the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
 /// tile split by 1024 (dmma_mid_splitk_deep; without `deep_tiles`, the
-/// split 64x64 DMMA tile as before). No step asks for N or K to be a
-/// multiple of a 16-byte chunk: the cp.async and SIMT tiles copy operands
-/// whose rows are not 16-byte aligned to aligned ones (aligned_operands.hpp),
-/// the register-path DMMA tiles read them in place. Which instruction
+/// split 64x64 DMMA tile as before); the deep forms only where A's and B's
+/// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
+/// ones (operand_copied, aligned_operands.hpp: C reuses the copy along at
+/// least kOperandCopyMinReuse rows or columns). The SIMT steps ask for no
+/// alignment: the SIMT tiles copy such operands where the copy pays and
+/// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
 /// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
 /// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.

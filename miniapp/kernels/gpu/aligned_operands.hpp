@@ -36,15 +36,36 @@ namespace detail {
 /// n rounded up to a multiple of m (m > 0).
 constexpr long round_up(const long n, const long m) { return (n + m - 1) / m * m; }
 
-/// The bytes of an operand copy: `rows` rows of `cols` elements at a pitch
-/// of round_up(cols, chunk), rounded up to 256 bytes; 0 when `cols` is
-/// already a multiple of a 16-byte chunk (a contiguous operand needs no
-/// copy then) or the operand is empty.
+}  // namespace detail
+
+/// The least extent of C along which an operand copy is reused (N for A's
+/// copy, M for B's) for the copy to be made. A copy reads and writes the
+/// operand once; the GEMM reads it once per block row (column) of C, and
+/// does 2 x extent flops per element: below 1024 the copy's time is a
+/// sizeable part of the call's (H200, 2026-11-24: float and double
+/// 33 x 8191 x 65537, B copied for 33 rows of C: 20% and 23% of cuBLAS,
+/// against 64% and 68% reading B in place; docs/performance.md).
+inline constexpr long kOperandCopyMinReuse = 1024;
+
+/// Whether a contiguous `rows` x `cols` operand is copied: its rows are not
+/// 16-byte aligned (cols not a multiple of 16 / sizeof(T)) and C's extent
+/// `reuse` along which it is read is at least kOperandCopyMinReuse. The
+/// shape rule asks this too (operand_copied<T>(m, k, n) for A,
+/// (k, n, m) for B) before choosing a tile that wants aligned rows.
 template <class T>
-std::size_t operand_copy_bytes(const long rows, const long cols) {
-  constexpr long vw = Chunk16<T>::width;
-  if (rows <= 0 || cols <= 0 || cols % vw == 0) return 0;
-  return std::size_t(round_up(rows * round_up(cols, vw) * long(sizeof(T)), 256));
+constexpr bool operand_copied(const long rows, const long cols, const long reuse) {
+  return rows > 0 && cols > 0 && cols % detail::Chunk16<T>::width != 0 && reuse >= kOperandCopyMinReuse;
+}
+
+namespace detail {
+
+/// The bytes of an operand copy (operand_copied): `rows` rows of `cols`
+/// elements at a pitch of round_up(cols, chunk), rounded up to 256 bytes;
+/// 0 when the operand is not copied.
+template <class T>
+std::size_t operand_copy_bytes(const long rows, const long cols, const long reuse) {
+  if (!operand_copied<T>(rows, cols, reuse)) return 0;
+  return std::size_t(round_up(rows * round_up(cols, Chunk16<T>::width) * long(sizeof(T)), 256));
 }
 
 }  // namespace detail
@@ -52,15 +73,14 @@ std::size_t operand_copy_bytes(const long rows, const long cols) {
 /// Workspace of a team-tiled GPU variant with K chunk Kc (0: no split-K)
 /// for an m x n x k GEMM, in bytes: the split-K partials
 /// (splitk_workspace_bytes<T, Kc>), rounded up to 256, plus the aligned
-/// copies of A (m x k) and B (k x n) that a contiguous operand with k (A)
-/// or n (B) not a multiple of 16 / sizeof(T) elements needs (file comment);
+/// copies of A (m x k) and B (k x n) that operand_copied asks for (file comment);
 /// without Copies (a kernel that reads such operands in place), the
 /// partials alone. 0 when nothing is needed.
 template <class T, int Kc, bool Copies = true>
 std::size_t tiled_gpu_workspace_bytes(const long m, const long n, const long k) {
   const std::size_t split = Kc > 0 ? splitk_workspace_bytes<T, Kc>(m, n, k) : 0;
   if constexpr (!Copies) return split;
-  const std::size_t copies = detail::operand_copy_bytes<T>(m, k) + detail::operand_copy_bytes<T>(k, n);
+  const std::size_t copies = detail::operand_copy_bytes<T>(m, k, n) + detail::operand_copy_bytes<T>(k, n, m);
   return copies == 0 ? split : std::size_t(detail::round_up(long(split), 256)) + copies;
 }
 
@@ -90,11 +110,15 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
   if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
   T* const dst = reinterpret_cast<T*>(base + at);
   at += bytes;
+  // A team per row, its threads along the row: reads and writes coalesced, no index division.
+  using policy_t = Kokkos::TeamPolicy<Space>;
   Kokkos::parallel_for(
-      "mmapp::gemm_aligned_operand_copy",
-      Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, rows * pitch), KOKKOS_LAMBDA(const long e) {
-        const long i = e / pitch, j = e % pitch;  // consecutive threads: consecutive elements of a row
-        dst[e] = j < cols ? src(i, j) : T(0);
+      "mmapp::gemm_aligned_operand_copy", policy_t(space, rows, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename policy_t::member_type& team) {
+        const long i = team.league_rank();
+        T* const row = dst + i * pitch;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pitch),
+                             [&](const long j) { row[j] = j < cols ? src(i, j) : T(0); });
       });
   return {dst, pitch, true};
 }
@@ -102,7 +126,8 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
 }  // namespace detail
 
 /// A and B of `args` as the kernel should read them. An operand that may be
-/// read in 16-byte chunks (base aligned, row stride a multiple of a chunk)
+/// read in 16-byte chunks (base aligned, row stride a multiple of a chunk),
+/// or that C's other extent reuses fewer than kOperandCopyMinReuse times,
 /// is used in place. Otherwise, where args.work holds room for its copy past
 /// `used` bytes (the split-K partials; layout: file comment), the operand is
 /// copied there with a padded pitch (zeros in the padding) by one
@@ -124,8 +149,9 @@ struct AlignedOperands {
     char* const base = args.work.data();
     const std::size_t have = args.work.extent(0);
     std::size_t at = std::size_t(detail::round_up(long(used), 256));
-    if (!a.vec) a = detail::copy_operand(space, args.A, M, K, base, have, at, a);
-    if (!b.vec) b = detail::copy_operand(space, args.B, K, N, base, have, at, b);
+    // Copied only where the copy is reused enough (kOperandCopyMinReuse: N for A, M for B).
+    if (!a.vec && N >= kOperandCopyMinReuse) a = detail::copy_operand(space, args.A, M, K, base, have, at, a);
+    if (!b.vec && M >= kOperandCopyMinReuse) b = detail::copy_operand(space, args.B, K, N, base, have, at, b);
   }
 };
 
