@@ -110,15 +110,22 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
   if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
   T* const dst = reinterpret_cast<T*>(base + at);
   at += bytes;
-  // A team per row, its threads along the row: reads and writes coalesced, no index division.
+  // A team per segment of 1024 elements of a row, its threads along the segment: reads and writes
+  // coalesced, one index division per team, and rows * segments teams (a few long rows, as a
+  // 33 x 65537 A, still spread over the SMs).
+  constexpr long seg = 1024;
+  const long segs = (pitch + seg - 1) / seg;
   using policy_t = Kokkos::TeamPolicy<Space>;
   Kokkos::parallel_for(
-      "mmapp::gemm_aligned_operand_copy", policy_t(space, rows, Kokkos::AUTO),
+      "mmapp::gemm_aligned_operand_copy", policy_t(space, rows * segs, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename policy_t::member_type& team) {
-        const long i = team.league_rank();
-        T* const row = dst + i * pitch;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pitch),
-                             [&](const long j) { row[j] = j < cols ? src(i, j) : T(0); });
+        const long i = team.league_rank() / segs, j0 = (team.league_rank() % segs) * seg;
+        const long n = pitch - j0 < seg ? pitch - j0 : seg;
+        T* const out = dst + i * pitch + j0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const long q) {
+          const long j = j0 + q;
+          out[q] = j < cols ? src(i, j) : T(0);
+        });
       });
   return {dst, pitch, true};
 }
