@@ -237,8 +237,11 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
       // 4.4): the small tile.
       {true, 1500, 1500, 77, 132, C::dmma_small, kDmmaSmall},
       // 777x1234x4321: 7 x 20 = 140 big tiles (half a wave: 2.7) against 13 x 20 = 260 small
-      // ones in one wave (1.3): the small tile (H200: 43% of cuBLAS on the big, 70% on the small).
-      {true, 777, 1234, 4321, 132, C::dmma_small, kDmmaSmall},
+      // ones in one wave (1.3): not the big tile (H200: 43% of cuBLAS on it). 260 < 2 x 132 team
+      // slots and 5 slices: the small tile split by 1024. 1500x1500x8192: 576 small tiles >= 264:
+      // unsplit.
+      {true, 777, 1234, 4321, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 1500, 1500, 8192, 132, C::dmma_small, kDmmaSmall},
       // 5000x3001x777: 40 x 47 = 1880 big tiles in 8 waves (21.3) against 15 waves of small (20.0
       // x 1.1 = 22.0): the big tile.
       {true, 5000, 3001, 777, 132, C::dmma_big, kDmmaBig},
@@ -314,8 +317,11 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},
       {true, 8192, 8192, 128, 132, C::dmma_deep_k8, kDeepK8},
       {true, 8192, 8192, 129, 132, C::dmma_deep, kDeep},
-      // Few big tiles (half a wave): the small tile, deep or not.
-      {true, 778, 1234, 4320, 132, C::dmma_small, kDmmaSmall},
+      // Few big tiles (half a wave), 260 small tiles < 2 x 132 slots: split; 96x96 tiles cover 1.2%
+      // more cells than 64x64 ones (<= 5%): the 96x96 DMMA tile. 700x1300x5000: 8 x 14 = 112 96x96
+      // tiles (1.03M cells) against 11 x 21 = 231 64x64 (0.95M, ratio 1.09): the 64x64 split.
+      {true, 778, 1234, 4320, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      {true, 700, 1300, 5000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       // GEMV-like shapes and float: unchanged.
       {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
       {false, 300, 300, 300, 132, C::small, kSmall},

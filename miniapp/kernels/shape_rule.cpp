@@ -66,14 +66,25 @@ constexpr long kDmmaShortK = 128;
 
 /// Step 5's test: whether the split 96x96 tile `mid` takes an m x n x k C
 /// of `elem`-byte elements instead of the split 64x64 tile `small`: its
-/// tiles cover no more cells (at as many, its larger tile is as fast or
-/// faster: 160x160 and 192x192 on an H200, docs/performance.md), the split
-/// makes more teams than tiles, and at least one team per SM (`sms`).
-bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, long k, std::size_t elem, long sms) {
+/// tiles cover no more than `slack` times the cells of the 64x64 ones (at
+/// as many, its larger tile is as fast or faster: 160x160 and 192x192 on an
+/// H200, docs/performance.md), the split makes more teams than tiles, and
+/// at least one team per SM (`sms`).
+bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, long k, std::size_t elem, long sms,
+                    double slack = 1.0) {
   const long tiles_mid = tiles_of(mid, m, n), tiles_small = tiles_of(small, m, n);
   const long teams = tiles_mid * splitk_slices(m, n, k, mid.split_kc, elem);
-  return tiles_mid * mid.bm * mid.bn <= tiles_small * small.bm * small.bn && teams > tiles_mid && teams >= sms;
+  return double(tiles_mid) * mid.bm * mid.bn <= slack * double(tiles_small) * small.bm * small.bn &&
+         teams > tiles_mid && teams >= sms;
 }
+
+// The DMMA tiles' team slots per SM (their launch bounds: two teams), and
+// the cells the 96x96 DMMA tile may cover beyond the 64x64 one's: its warps
+// run 12 MMAs per K step against 8 (H200, 2026-11-24, call 14: double
+// 777x1234x4321, 1.2% more cells, 78.4% of cuBLAS DGEMM split against 72.7%
+// for the 64x64 tile unsplit; docs/performance.md).
+constexpr long kDmmaTeamsPerSm = 2;
+constexpr double kDmmaMidSlack = 1.05;
 
 }  // namespace
 
@@ -114,8 +125,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     }
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_ms = tiles_of(ms, m, n);
-    if (tiles_ms < sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms) {
-      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms))
+    if (tiles_ms < kDmmaTeamsPerSm * sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms) {
+      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack))
         return chose(C::dmma_mid_splitk_deep,
                      "FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages", why);
       return deep ? chose(C::dmma_small_splitk_deep,

@@ -102,13 +102,15 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 /// waves take at most 10% longer than the 64x64 tile's (dmma_wave_time;
 /// the 10%: the estimate's spread, so that large squares, where the two
 /// differ by a partial wave, keep the big tile); else the
-/// 64x64 DMMA tile split by 1024 when it has fewer tiles than SMs and K
+/// 64x64 DMMA tile split by 1024 when it has fewer tiles than its team
+/// slots (two per SM) and K
 /// splits; else the 64x64 DMMA tile. With `deep_tiles` as well (the
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
 /// on the in-tree Kokkos), the big tile and the split small tile are
 /// their deep forms (dmma_deep, dmma_small_splitk_deep), the big one on
 /// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
-/// the 96x96 tile the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
+/// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
+/// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
 /// tile split by 1024 (dmma_mid_splitk_deep; without `deep_tiles`, the
 /// split 64x64 DMMA tile as before); the deep forms only where A's and B's
 /// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
