@@ -55,7 +55,7 @@ mmapp::Matrix<T, Host> run(const Case& c, const mmapp::Matrix<T, Host>& A, const
   if (c.beta == 0) Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
   // The catalog's sizing: room for aligned copies of a contiguous operand with odd K or N (their
   // 16-byte path); a padded (strided) operand gets none and keeps the element-wise path.
-  mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc>(c.m, c.n, c.k));
+  mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::vec>(c.m, c.n, c.k));
   mmapp::gemm_tiled_warp<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
   Kokkos::fence();
   return C;

@@ -256,7 +256,7 @@ KernelVariant<Space, T> warp_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           {Cfg::TM, Cfg::TN},
           &gemm_tiled_warp<Cfg, Space, T>,
           Cfg::stages > 0 ? 1 : 0,
-          &tiled_gpu_workspace_bytes<T, Cfg::split_kc>,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::vec>,
           gpu_tile_tag<Cfg>(),
           rule};
 }

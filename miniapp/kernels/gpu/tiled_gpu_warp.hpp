@@ -84,6 +84,7 @@
 // FLOPs: 2*M*N*K (split-K adds M*N*(S-1) additions in the reduction).
 #pragma once
 
+#include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/gpu/warp/epilogue.hpp"
@@ -92,7 +93,6 @@
 #include "kernels/gpu/warp/mainloop.hpp"
 #include "kernels/gpu/warp/params.hpp"
 #include "kernels/gpu/warp/scratch.hpp"
-#include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/warp/swizzle.hpp"
 #include "kernels/gpu/warp/tile.hpp"
 #include "kernels/unroll.hpp"
@@ -107,9 +107,10 @@ namespace mmapp {
 /// needs args.work of splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K)
 /// bytes (16-byte aligned); a smaller one is a std::runtime_error
 /// ("gemm_tiled_warp: split-K workspace too small or misaligned"). With
-/// tiled_gpu_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes, an operand
-/// whose rows are not 16-byte aligned is first copied to an aligned one
-/// there (AlignedOperands, in the call's time).
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::vec>(M, N, K) bytes, a
+/// Cfg with 16-byte loads first copies an operand whose rows are not
+/// 16-byte aligned to an aligned one there, where C reuses it enough
+/// (AlignedOperands, in the call's time).
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
