@@ -19,7 +19,7 @@
 // then, from the next 256-byte boundary, A's copy (M rows, pitch
 // round_up(K, chunk)) and B's (K rows, pitch round_up(N, chunk)), each
 // starting on a 256-byte boundary, each present only where the contiguous
-// operand could not be read in chunks.
+// operand could not be read in chunks and C reuses it enough (operand_copied).
 #pragma once
 
 #include "core/types.hpp"
@@ -44,7 +44,7 @@ constexpr long round_up(const long n, const long m) { return (n + m - 1) / m * m
 /// does 2 x extent flops per element: below 1024 the copy's time is a
 /// sizeable part of the call's (H200, 2026-11-24: float and double
 /// 33 x 8191 x 65537, B copied for 33 rows of C: 20% and 23% of cuBLAS,
-/// against 64% and 68% reading B in place; docs/performance.md).
+/// against 67% and 68% reading B in place; docs/performance.md).
 inline constexpr long kOperandCopyMinReuse = 1024;
 
 /// Whether a contiguous `rows` x `cols` operand is copied: its rows are not
