@@ -78,7 +78,8 @@ bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, 
          teams > tiles_mid && teams >= sms;
 }
 
-// The DMMA tiles' team slots per SM (their launch bounds: two teams), and
+// The DMMA tiles' team slots per SM (their launch bounds on sm_90: two
+// teams; the waves of dmma_wave_time and the split test count them), and
 // the cells the 96x96 DMMA tile may cover beyond the 64x64 one's: its warps
 // run 12 MMAs per K step against 8 (H200, 2026-11-24, call 14: double
 // 777x1234x4321, 1.2% more cells, 78.4% of cuBLAS DGEMM split against 72.7%
@@ -89,7 +90,7 @@ constexpr double kDmmaMidSlack = 1.05;
 }  // namespace
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
-  const long slots = 2 * sms;
+  const long slots = kDmmaTeamsPerSm * sms;
   const long waves = (tiles_of(t, m, n) + slots - 1) / slots;
   return double(waves) * (double(t.bm) * t.bn / (64.0 * 64.0)) / efficiency;
 }
@@ -106,9 +107,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C
     // reuses the copy enough (operand_copied); else (an odd N against few
     // rows of C, say) the register-path tiles, which read in place.
-    const bool a_ok = k % 2 == 0 || operand_copied<double>(m, k, n);
-    const bool b_ok = n % 2 == 0 || operand_copied<double>(k, n, m);
-    const bool deep = deep_tiles && a_ok && b_ok;
+    const bool deep =
+        deep_tiles && operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m);
     const RuleTile& mb = rt::kDoubleMmaBig;
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const long tiles_mb = tiles_of(mb, m, n);

@@ -50,11 +50,19 @@ inline constexpr long kOperandCopyMinReuse = 1024;
 /// Whether a contiguous `rows` x `cols` operand is copied: its rows are not
 /// 16-byte aligned (cols not a multiple of 16 / sizeof(T)) and C's extent
 /// `reuse` along which it is read is at least kOperandCopyMinReuse. The
-/// shape rule asks this too (operand_copied<T>(m, k, n) for A,
-/// (k, n, m) for B) before choosing a tile that wants aligned rows.
+/// shape rule asks operand_aligned_or_copied (A: (m, k, n), B: (k, n, m))
+/// before choosing a tile that wants aligned rows.
 template <class T>
 constexpr bool operand_copied(const long rows, const long cols, const long reuse) {
   return rows > 0 && cols > 0 && cols % detail::Chunk16<T>::width != 0 && reuse >= kOperandCopyMinReuse;
+}
+
+/// Whether the tiled kernels read a contiguous `rows` x `cols` operand, read
+/// along C's extent `reuse`, in 16-byte chunks: its rows are aligned (cols a
+/// multiple of 16 / sizeof(T)) or it is copied to aligned ones (operand_copied).
+template <class T>
+constexpr bool operand_aligned_or_copied(const long rows, const long cols, const long reuse) {
+  return cols % detail::Chunk16<T>::width == 0 || operand_copied<T>(rows, cols, reuse);
 }
 
 namespace detail {
