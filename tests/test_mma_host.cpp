@@ -24,7 +24,6 @@
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
-#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cfloat>
 #include <cmath>
@@ -251,52 +250,6 @@ TEST_CASE("3xTF32 split: big + small * 2^-11 recovers FP32 values", "[mma]") {
         std::ldexp(double(FLT_MAX), -21));
 }
 
-TEST_CASE("3xTF32 pre-split operands: pairs, row padding, placement and room", "[mma]") {
-  // A strided (pad 3) with odd K, B contiguous with odd N: pitches K + 1 and N + 1 pairs, zero
-  // pairs in the padding; split-K partials ahead of them in the workspace.
-  using mmapp::detail::Tf32Pair;
-  constexpr int Kc = 16;
-  const long M = 5, N = 7, K = 37;
-  const auto A = mmapp_test::padded<Host, float>(M, K, 3, 0, 77, 1.0f, mmapp::Init::wide);
-  const auto B = mmapp_test::padded<Host, float>(K, N, 0, 1, 77);
-  mmapp::Matrix<float, Host> C("C", M, N);
-  const std::size_t used = mmapp::splitk_workspace_bytes<float, Kc>(M, N, K);
-  REQUIRE(used > 0);
-  const std::size_t bytes = mmapp::tf32_split_workspace_bytes<Kc>(M, N, K);
-  mmapp::Workspace<Host> work("work", bytes);
-  const mmapp::GemmArgs<Host, float> args{A, B, C, 0.0f, work};
-  const mmapp::Tf32SplitOperands<Host> ops(Host{}, args, used);
-  Kokkos::fence();
-  CHECK(ops.a.ld == K + 1);
-  CHECK(ops.b.ld == N + 1);
-  CHECK(ops.a.vec);
-  CHECK(ops.b.vec);
-  const char* const base = work.data();
-  CHECK(reinterpret_cast<const char*>(ops.a.data) - base == long(mmapp::detail::round_up(long(used), 256)));
-  CHECK(reinterpret_cast<const char*>(ops.b.data) >= reinterpret_cast<const char*>(ops.a.data + M * ops.a.ld));
-  CHECK(reinterpret_cast<const char*>(ops.b.data + K * ops.b.ld) <= base + bytes);
-  auto same = [](const Tf32Pair& p, const Tf32Pair& q) {
-    return std::memcmp(&p.big, &q.big, 4) == 0 && std::memcmp(&p.small, &q.small, 4) == 0;
-  };
-  long bad = 0;
-  for (long i = 0; i < M; ++i)
-    for (long j = 0; j < ops.a.ld; ++j)
-      bad += !same(ops.a.data[i * ops.a.ld + j], j < K ? mmapp::detail::tf32_pair(A(i, j)) : Tf32Pair{0.0f, 0.0f});
-  for (long i = 0; i < K; ++i)
-    for (long j = 0; j < ops.b.ld; ++j)
-      bad += !same(ops.b.data[i * ops.b.ld + j], j < N ? mmapp::detail::tf32_pair(B(i, j)) : Tf32Pair{0.0f, 0.0f});
-  CHECK(bad == 0);
-  // A pair's parts give the value back to about 22 bits.
-  const Tf32Pair p = mmapp::detail::tf32_pair(A(1, 2));
-  CHECK(std::fabs(double(p.big) + double(p.small) / mmapp::detail::kTf32SmallScale - double(A(1, 2))) <=
-        std::ldexp(std::fabs(double(A(1, 2))), -21));
-  // One byte short: a clear error, nothing enqueued.
-  mmapp::Workspace<Host> small_work("small", bytes - 1);
-  const mmapp::GemmArgs<Host, float> short_args{A, B, C, 0.0f, small_work};
-  CHECK_THROWS_WITH(mmapp::Tf32SplitOperands<Host>(Host{}, short_args, used),
-                    Catch::Matchers::ContainsSubstring("workspace of"));
-}
-
 TEST_CASE("3xTF32 dot products stay within FP32's error bound, 1xTF32 does not", "[mma]") {
   std::mt19937 gen(5);
   std::uniform_real_distribution<float> d(-1, 1);
@@ -378,7 +331,7 @@ void check_mma_kernel(const std::vector<Case>& cases = mma_cases) {
     // The catalog's sizing: for the cp.async forms, room for aligned copies of a contiguous operand
     // with odd K or N (their 16-byte path); a padded (strided) operand, or a register-path form,
     // reads in place, element by element.
-    mmapp::Workspace<Host> work("work", mmapp::gemm_tiled_mma_workspace_bytes<Cfg, T>(c.m, c.n, c.k));
+    mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(c.m, c.n, c.k));
     mmapp::gemm_tiled_mma<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
     Kokkos::fence();
     CHECK(mmapp_test::count_bad<T>(A, B, C0, C, T(c.beta)) == 0);
@@ -435,13 +388,6 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0>, float>();
   check_mma_kernel<GpuMmaTile<32, 32, 16, 32, 32, 0, 0, 2>, float>();
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 0>, float>();
-  // float, 3xTF32 on operands split once per GEMM (tf32_operands.hpp) through the cp.async
-  // pipeline: 3 stages with 2x1 warps, 4 stages split by 32 with 1x2 warps, 2 stages with one
-  // warp of 32x32 at BK 8; padded, misaligned, tiny and odd shapes all go through the pairs.
-  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 3, true>, float>();
-  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 0, 4, true>, float>();
-  check_mma_kernel<GpuMmaTile<32, 32, 8, 32, 32, 0, 0, 2, 0, 2, true>, float>();
-  check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 1024, 0, 0, 4, true>, float>(long_k_cases);
 }
 
 namespace {

@@ -29,7 +29,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <string>
 
 namespace mmapp {
 namespace detail {
@@ -104,44 +103,12 @@ struct OperandView {
 
 namespace detail {
 
-/// dst (rows x pitch elements of Out, pitch >= cols) <- conv(src(i, j)) for
-/// j < cols and Out{} (zeros) in the padding, by one parallel_for named
-/// `label` on `space`: a team per segment of 1024 elements of a row, its
-/// threads along the segment, so that reads and writes are coalesced, there
-/// is one index division per team, and a few long rows (a 33 x 65537 A)
-/// still spread over the SMs. Asynchronous. (A free function: nvcc allows
-/// no device lambda in a private member.)
-template <class Out, class Space, class T, class Convert>
-void pack_rows(const Space& space, const std::string& label, const ConstMatrix<T, Space>& src, const long rows,
-               const long cols, const long pitch, Out* const dst, const Convert conv) {
-  constexpr long seg = 1024;
-  const long segs = (pitch + seg - 1) / seg;
-  using policy_t = Kokkos::TeamPolicy<Space>;
-  Kokkos::parallel_for(
-      label, policy_t(space, rows * segs, Kokkos::AUTO), KOKKOS_LAMBDA(const typename policy_t::member_type& team) {
-        const long i = team.league_rank() / segs, j0 = (team.league_rank() % segs) * seg;
-        const long n = pitch - j0 < seg ? pitch - j0 : seg;
-        Out* const out = dst + i * pitch + j0;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const long q) {
-          const long j = j0 + q;
-          out[q] = j < cols ? conv(src(i, j)) : Out{};
-        });
-      });
-}
-
-/// The identity conversion of pack_rows (an aligned copy).
-struct SameValue {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(const T x) const {
-    return x;
-  }
-};
-
 /// AlignedOperands' copy of one operand: src (rows x cols) to base + at
-/// with the pitch round_up(cols, chunk), zeros in the padding (pack_rows),
-/// when the workspace (`have` bytes at base) has room past `at`; `at` then
-/// advances past the copy (256-byte aligned) and the copy is returned. Else
-/// `fallback`, and nothing is enqueued.
+/// with the pitch round_up(cols, chunk), zeros in the padding, by one
+/// parallel_for on `space`, when the workspace (`have` bytes at base) has
+/// room past `at`; `at` then advances past the copy (256-byte aligned) and
+/// the copy is returned. Else `fallback`, and nothing is enqueued.
+/// (A free function: nvcc allows no device lambda in a private member.)
 template <class Space, class T>
 OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src, const long rows, const long cols,
                             char* const base, const std::size_t have, std::size_t& at, const OperandView<T> fallback) {
@@ -151,7 +118,23 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
   if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
   T* const dst = reinterpret_cast<T*>(base + at);
   at += bytes;
-  pack_rows(space, "mmapp::gemm_aligned_operand_copy", src, rows, cols, pitch, dst, SameValue{});
+  // A team per segment of 1024 elements of a row, its threads along the segment: reads and writes
+  // coalesced, one index division per team, and rows * segments teams (a few long rows, as a
+  // 33 x 65537 A, still spread over the SMs).
+  constexpr long seg = 1024;
+  const long segs = (pitch + seg - 1) / seg;
+  using policy_t = Kokkos::TeamPolicy<Space>;
+  Kokkos::parallel_for(
+      "mmapp::gemm_aligned_operand_copy", policy_t(space, rows * segs, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename policy_t::member_type& team) {
+        const long i = team.league_rank() / segs, j0 = (team.league_rank() % segs) * seg;
+        const long n = pitch - j0 < seg ? pitch - j0 : seg;
+        T* const out = dst + i * pitch + j0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const long q) {
+          const long j = j0 + q;
+          out[q] = j < cols ? src(i, j) : T(0);
+        });
+      });
   return {dst, pitch, true};
 }
 

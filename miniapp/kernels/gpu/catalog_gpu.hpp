@@ -188,36 +188,6 @@ using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2
 /// per SM). (128x64x16 with two stages spills 344/488 bytes.)
 using FloatTf32MidDeep2 = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 2>;
 using FloatTf32WideDeep2 = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 2>;
-/// 3xTF32 on operands split once per GEMM (tf32_operands.hpp: Tf32Pair of 8
-/// bytes) through the DMMA tiles' cp.async pipeline (tiled_gpu_mma.hpp,
-/// "Asynchronous pipeline"): scratch as for double. Within 48 KiB:
-/// 128x64x8 with 3 stages (A pitch BK + 2: 42.8 KiB), 64x64x16 with 2
-/// stages (37.0 KiB). Past it (kGpuOptinScratch): the double deep tiles'
-/// shapes, 128x64x16 with 3 stages (85.5 KiB), 64x128x16 in warps of 32x64
-/// with 3 stages, 128x128x16 in eight warps with 3 stages (one team per
-/// SM), 64x64x16 with 4 stages, whole and split by 1024.
-using FloatTf32Cp3Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 0, 3, true>;
-using FloatTf32Cp2Small = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 0, 2, true>;
-using FloatTf32Cp3Deep = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 0, 3, true>;
-using FloatTf32Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 3, true>;
-using FloatTf32Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 3, true>;
-using FloatTf32Cp4SmallDeep = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 0, 4, true>;
-using FloatTf32Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 0, 4, true>;
-/// 128x64x8 with 4 stages (66.5 KiB); 128x64x16 in eight warps of 32x32 with 3 stages (two 256-thread teams per SM).
-using FloatTf32Cp4Big = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 0, 4, true>;
-using FloatTf32Cp3Deep8w = GpuMmaTile<128, 64, 16, 32, 32, 2, 0, 8, 0, 3, true>;
-/// 3xTF32 with the small products folded into the accumulator (tiled_gpu_mma.hpp, "Folded small
-/// products"): the register path's 64x128x16 (warps 32x64) with one stage; 128x128x16 in four
-/// warps of 64x64, one stage, one and two teams per SM; 128x256x16 in eight warps of 64x64, one
-/// stage (54 KiB); on pre-split operands 128x64x8 with 4 stages, 128x128x8 in warps of 64x64 with
-/// 4 stages (83 KiB), 128x128x16 with 2 stages (75 KiB).
-using FloatTf32MidDeepFold = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 1, false, false, true>;
-using FloatTf32Wide64DeepFold = GpuMmaTile<128, 128, 16, 64, 64, 1, 0, 8, 0, 1, false, false, true>;
-using FloatTf32Wide64DeepFoldLb2 = GpuMmaTile<128, 128, 16, 64, 64, 2, 0, 8, 0, 1, false, false, true>;
-using FloatTf32Huge64DeepFold = GpuMmaTile<128, 256, 16, 64, 64, 1, 0, 8, 0, 1, false, false, true>;
-using FloatTf32Cp4BigFold = GpuMmaTile<128, 64, 8, 64, 32, 2, 0, 8, 0, 4, true, false, true>;
-using FloatTf32Cp4Wide64Fold = GpuMmaTile<128, 128, 8, 64, 64, 2, 0, 8, 0, 4, true, false, true>;
-using FloatTf32Cp2Wide64DeepFold = GpuMmaTile<128, 128, 16, 64, 64, 2, 0, 8, 0, 2, true, false, true>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -300,7 +270,7 @@ KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           {Cfg::WM, Cfg::WN},
           &gemm_tiled_mma<Cfg, Space, T>,
           1,
-          &gemm_tiled_mma_workspace_bytes<Cfg, T>,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>,
           gpu_mma_tag<Cfg, T>(),
           rule,
           std::is_same_v<T, double> ? MathPath::dmma : MathPath::tf32x3};
@@ -382,27 +352,6 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   if constexpr (kGpuOptinScratch && kLadderVariants) {  // past 48 KiB, slower than one stage (docs/performance.md)
     v.push_back(mma_variant<FloatTf32MidDeep2, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep2, Space, T>());
-  }
-  // 3xTF32 on pre-split operands through the cp.async pipeline.
-  if constexpr (kGpuTensorCores) {
-    v.push_back(mma_variant<FloatTf32Cp3Big, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp2Small, Space, T>());
-  }
-  if constexpr (kGpuOptinScratch) {
-    v.push_back(mma_variant<FloatTf32Cp3Deep, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp3MidDeep, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp3WideDeep, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp4SmallDeep, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp4SmallDeepSplitK, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp4Big, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp3Deep8w, Space, T>());
-    v.push_back(mma_variant<FloatTf32MidDeepFold, Space, T>());
-    v.push_back(mma_variant<FloatTf32Wide64DeepFold, Space, T>());
-    v.push_back(mma_variant<FloatTf32Wide64DeepFoldLb2, Space, T>());
-    v.push_back(mma_variant<FloatTf32Huge64DeepFold, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp4BigFold, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp4Wide64Fold, Space, T>());
-    v.push_back(mma_variant<FloatTf32Cp2Wide64DeepFold, Space, T>());
   }
 }
 

@@ -43,29 +43,15 @@
 // rows of whole 16-byte chunks, B's pitch the least pad that reaches it
 // (double and float BN 64: pitch 66, 68). Both pitches are computed at
 // compile time by a model of the banks (smem_load_ways) and asserted.
-// Asynchronous pipeline (GpuMmaTile's Async): the K tiles go from global
-// memory to scratch by cp.async (sm_80+), 2-4 stages, one barrier per K
-// tile (warp/async_pipeline.hpp; CUTLASS 2.x mma_multistage.h), with no
-// prefetch registers; chunks of misaligned operands through registers.
-// The pre-split operands (3xTF32 with Async): cp.async copies bytes, so
-// the split cannot happen on the way to scratch, and with raw floats there
-// every warp would split every fragment it reads (2-4 times per element:
-// measured ~54% against ~66% of SGEMM when that was the scheme,
-// docs/performance.md). These tiles split A and B once per GEMM instead
-// (tf32_operands.hpp: each element a Tf32Pair {big, small} of 8 bytes) and
-// run the double tiles' pipeline on the pairs: scratch as a double stage's
-// (pitches BK + 4 and BN + 4 pairs; the same conflict-free fragment reads,
-// since tf32 m16n8k8's fragment layout is f64 m16n8k8's), one 8-byte read
-// per fragment element for both parts.
-// Folded small products (GpuMmaTile's Fold, 3xTF32): instead of the
-// separate accumulator dc (as many registers as acc), each MMA step forms
-// s = a_small b_big + a_big b_small and t = a_big b_big on the tensor core,
-// both from zero, and adds acc += fma(s, 2^-11, t) in FP32 (round to
-// nearest twice: the fma, whose error is relative to this step's |t|, and
-// the add). The freed registers buy wider warp tiles (64x64: 8 FLOP per
-// byte of fragment reads against 5.3 for 32x64). s * 2^-11 falls below
-// FLT_MIN only where the step's products do (|a b| < 2^-115), far under
-// the result's own resolution.
+// Asynchronous pipeline (GpuMmaTile's Async, double only): the K tiles go
+// from global memory to scratch by cp.async (sm_80+), 2-4 stages, one
+// barrier per K tile (warp/async_pipeline.hpp; CUTLASS 2.x
+// mma_multistage.h), with no prefetch registers; chunks of misaligned
+// operands through registers. 3xTF32 keeps the register path: its split
+// into big and small parts happens once per element at the scratch store;
+// with raw floats in scratch every warp would split every fragment it reads
+// (2-4 times per element: measured ~54% against ~66% of SGEMM when that
+// was the scheme, docs/performance.md).
 // Where the device has no mma.sync (host backends, a device build for
 // __CUDA_ARCH__ < 800) the same kernel runs with the instruction emulated
 // from the 32 lanes' fragments read back from scratch (mma_emulate): that
@@ -82,7 +68,6 @@
 #include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
-#include "kernels/gpu/tf32_operands.hpp"
 #include "kernels/gpu/warp/async_pipeline.hpp"
 #include "kernels/gpu/warp/loader.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
@@ -93,7 +78,6 @@
 #include "core/kokkos_compat.hpp"
 #include "core/types.hpp"
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -113,17 +97,15 @@ namespace mmapp {
 /// m16n8k4, 2 = m16n8k8, 3 = m16n8k16). Stages: scratch stages, 2 (one
 /// barrier per K tile) or 1 (two barriers per K tile, half the scratch: for
 /// deep K tiles within Kokkos' 48 KiB of level-0 scratch). Async: the
-/// multistage pipeline (file comment, "Asynchronous pipeline"): global ->
-/// scratch by cp.async, Stages 2, 3 or 4, one barrier per K tile; for float
-/// (3xTF32) on operands split once per GEMM (tf32_operands.hpp). KPerm: the K permutation inside a K tile (KPermK,
+/// multistage pipeline (double only; file comment, "Asynchronous
+/// pipeline"): global -> scratch by cp.async, Stages 2, 3 or 4, one
+/// barrier per K tile. KPerm: the K permutation inside a K tile (KPermK,
 /// file comment "K permutation"; off by default): each lane's A fragments
-/// of a K tile contiguous in its scratch row, read by 16-byte loads. Fold
-/// (float only): 3xTF32's small products folded into the accumulator at
-/// each MMA step (file comment, "Folded small products"). 16-byte
+/// of a K tile contiguous in its scratch row, read by 16-byte loads. 16-byte
 /// global loads where aligned. The members GlobalTileLoader reads (BM, BN,
 /// BK, team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
-          int Shape_ = 0, int Stages_ = 2, bool Async_ = false, bool KPerm_ = false, bool Fold_ = false>
+          int Shape_ = 0, int Stages_ = 2, bool Async_ = false, bool KPerm_ = false>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
@@ -134,9 +116,6 @@ struct GpuMmaTile {
   static constexpr bool async = Async_;
   /// The K permutation of the fragment reads (KPermK) and its scratch pitches (MmaScratch).
   static constexpr bool kperm = KPerm_;
-  /// 3xTF32 only: the small products folded into acc at each MMA step (file comment, "Folded
-  /// small products"), without the separate accumulator dc.
-  static constexpr bool fold = Fold_;
   static_assert(Async_ ? (Stages_ >= 2 && Stages_ <= 4) : (Stages_ == 1 || Stages_ == 2),
                 "register path: one or two scratch stages; cp.async pipeline: 2, 3 or 4");
   static constexpr bool vec = true;
@@ -283,12 +262,10 @@ struct KPermK {
   }
 };
 
-/// The scratch stages of a gemm_tiled_mma team (layout: file comment) for
-/// scratch elements T: double, float, or Tf32Pair (the pre-split 3xTF32
-/// tiles, laid out as double). For float (3xTF32 on the register path) a
-/// stage holds two parts, the big and the scaled small TF32 parts of the
-/// tile (tf32_split, done once per element when the tile is stored), each
-/// part laid out as a double stage's A and B.
+/// The scratch stages of a gemm_tiled_mma team (layout: file comment). For
+/// float (3xTF32) a stage holds two parts, the big and the scaled small
+/// TF32 parts of the tile (tf32_split, done once per element when the tile
+/// is stored), each part laid out as a double stage's A and B.
 template <class Cfg, class T>
 struct MmaScratch {
   using Chunk = Chunk16<T>;
@@ -397,14 +374,8 @@ struct MmaWarpTile {
   using Shape = MmaShapeOf<T, Cfg::shape>;
   static_assert(Cfg::shape == 0 || std::is_same_v<T, double>, "shapes 1-3 (sm_90 f64): double only");
   using Reg = typename Shape::Reg;
+  using Scratch = MmaScratch<Cfg, T>;
   static constexpr bool split3 = std::is_same_v<T, float>;  ///< 3xTF32
-  /// 3xTF32 on operands split once per GEMM (the cp.async tiles): scratch holds Tf32Pair.
-  static constexpr bool presplit = split3 && Cfg::async;
-  static_assert(!(presplit && Cfg::kperm), "the pre-split 3xTF32 tiles: no K permutation");
-  static_assert(!Cfg::fold || split3, "Fold: 3xTF32 only");
-  /// The scratch element: T, or a Tf32Pair on the pre-split tiles.
-  using E = std::conditional_t<presplit, Tf32Pair, T>;
-  using Scratch = MmaScratch<Cfg, E>;
   static constexpr int MI = Cfg::WM / Shape::M, NJ = Cfg::WN / Shape::N, KS = Cfg::BK / Shape::K;
   static constexpr int CR = Shape::c_regs, AR = Shape::a_regs, BR = Shape::b_regs;
   static constexpr int warps_n = Cfg::BN / Cfg::WN;
@@ -437,7 +408,7 @@ struct MmaWarpTile {
   // 48/104 bytes in steps order, none in rows order; float 64x128x16 in
   // warps of 32x64 spills less in steps order).
   static constexpr int steps_regs = G * MI * AR + NJ * BR, rows_regs = G * NJ * BR + G * AR;
-  static constexpr bool a_late = (G > 1 || presplit) && rows_regs < steps_regs;
+  static constexpr bool a_late = G > 1 && rows_regs < steps_regs;
 
   /// The scratch column of A (row of B) that feeds instruction column kin
   /// of step ks: ks K + kin, or a kperm tile's permutation KPermK::col.
@@ -449,7 +420,7 @@ struct MmaWarpTile {
   }
   /// Lane ln's A fragment of MMA row mi, step ks, stage As (elements as in
   /// scratch), one scalar read per element.
-  KOKKOS_INLINE_FUNCTION void raw_a(const E* As, const int ln, const int mi, const int ks, E (&a)[AR]) const {
+  KOKKOS_INLINE_FUNCTION void raw_a(const T* As, const int ln, const int mi, const int ks, T (&a)[AR]) const {
     MMAPP_UNROLL
     for (int r = 0; r < AR; ++r)
       a[r] = As[(wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s + kcol(ks, Shape::a_col(ln, r))];
@@ -458,18 +429,18 @@ struct MmaWarpTile {
   /// kg G ..): raw_a's, or on a kperm tile the lane's contiguous runs (one
   /// per A row), a 16-byte load each where the device is CUDA and element
   /// by element from the same addresses on the host.
-  KOKKOS_INLINE_FUNCTION void frag_a(const E* As, const int ln, const int mi, const int kg, E (&a)[G][AR]) const {
+  KOKKOS_INLINE_FUNCTION void frag_a(const T* As, const int ln, const int mi, const int kg, T (&a)[G][AR]) const {
     if constexpr (!kperm) {
       raw_a(As, ln, mi, kg, a[0]);
     } else {
       MMAPP_UNROLL
       for (int r = 0; r < AR; ++r) {
         if (Shape::a_col(0, r) != 0) continue;  // one run per row: from the register at column t
-        const E* const src = As + (wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s +
+        const T* const src = As + (wm + mi * Shape::M + Shape::a_row(ln, r)) * Scratch::lda_s +
                              Perm::col(kg * G, Shape::a_col(ln, r));
-        Chunk16<E> x;
+        Chunk16<T> x;
 #if defined(__CUDA_ARCH__)
-        x = *reinterpret_cast<const Chunk16<E>*>(src);
+        x = *reinterpret_cast<const Chunk16<T>*>(src);
 #else
         for (int e = 0; e < Perm::V; ++e) x.v[e] = src[e];
 #endif
@@ -479,42 +450,27 @@ struct MmaWarpTile {
     }
   }
   /// Lane ln's B fragment of MMA column nj, step ks, stage Bs.
-  KOKKOS_INLINE_FUNCTION void raw_b(const E* Bs, const int ln, const int nj, const int ks, E (&b)[BR]) const {
+  KOKKOS_INLINE_FUNCTION void raw_b(const T* Bs, const int ln, const int nj, const int ks, T (&b)[BR]) const {
     MMAPP_UNROLL
     for (int r = 0; r < BR; ++r)
       b[r] = Bs[kcol(ks, Shape::b_row(ln, r)) * Scratch::ldb_s + wn + nj * Shape::N + Shape::b_col(ln, r)];
   }
-  /// The TF32 bits of a part held as a float.
-  KOKKOS_INLINE_FUNCTION static std::uint32_t tf32_bits(const float x) {
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#else
-    std::uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-#endif
-  }
-  /// Scratch elements -> registers: the value itself (double), the TF32
-  /// bits of a part already split in scratch (float), or a pair's big part
-  /// (Tf32Pair; small_regs its small part).
+  /// Scratch elements -> registers: the value itself (double), or the TF32
+  /// bits of a part already split in scratch (float).
   template <int R>
-  KOKKOS_INLINE_FUNCTION static void to_regs(const E (&x)[R], Reg (&r)[R]) {
+  KOKKOS_INLINE_FUNCTION static void to_regs(const T (&x)[R], Reg (&r)[R]) {
     MMAPP_UNROLL
     for (int i = 0; i < R; ++i) {
-      if constexpr (presplit)
-        r[i] = tf32_bits(x[i].big);
-      else if constexpr (split3)
-        r[i] = tf32_bits(x[i]);
-      else
+      if constexpr (split3) {
+#if defined(__CUDA_ARCH__)
+        r[i] = __float_as_uint(x[i]);
+#else
+        std::memcpy(&r[i], &x[i], sizeof(Reg));
+#endif
+      } else {
         r[i] = x[i];
+      }
     }
-  }
-  /// A pair's small part -> registers (the pre-split tiles).
-  template <int R>
-  KOKKOS_INLINE_FUNCTION static void small_regs(const E (&x)[R], Reg (&r)[R]) {
-    static_assert(presplit, "Tf32Pair scratch only");
-    MMAPP_UNROLL
-    for (int i = 0; i < R; ++i) r[i] = tf32_bits(x[i].small);
   }
   /// The 3xTF32 split of a chunk being stored: big and scaled small parts (float), or the chunk itself.
   template <class Chunk>
@@ -536,15 +492,6 @@ struct MmaWarpTile {
       big = x;
       (void)small;
     }
-  }
-
-  /// A step's folded small products (Fold): s * 2^-11 + t, one rounding (fma).
-  KOKKOS_INLINE_FUNCTION static float fold_small(const float s, const float t) {
-#if defined(__CUDA_ARCH__)
-    return __fmaf_rn(s, 1.0f / kTf32SmallScale, t);
-#else
-    return std::fma(s, 1.0f / kTf32SmallScale, t);
-#endif
   }
 
   /// d = a b + c for this lane: the instruction where the device has it,
@@ -572,21 +519,18 @@ struct MmaWarpTile {
 
   /// acc (and dc, 3xTF32) += the K tile of stage s: KS steps of MI x NJ MMAs.
   KOKKOS_INLINE_FUNCTION void tile(const Scratch& st, const int s, T (&acc)[MI][NJ][CR], T (&dc)[MI][NJ][CR]) const {
-    const E* const As = st.a(s);
-    const E* const Bs = st.b(s);
-    const E* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32's register path: the small parts
-    const E* const Bs1 = st.b(s, Scratch::parts - 1);
+    const T* const As = st.a(s);
+    const T* const Bs = st.b(s);
+    const T* const As1 = st.a(s, Scratch::parts - 1);  // 3xTF32: the small parts
+    const T* const Bs1 = st.b(s, Scratch::parts - 1);
     constexpr int MA = a_late ? 1 : MI;
     // A fragments of row mi for the G steps of group kg (G = 1 but on kperm tiles).
     auto load_a = [&](const int kg, const int mi, Reg (&ab)[G][MA][AR], Reg (&as)[G][split3 ? MA : 1][AR]) {
-      E x[G][AR];
+      T x[G][AR];
       frag_a(As, lane, mi, kg, x);
       MMAPP_UNROLL
       for (int s = 0; s < G; ++s) to_regs(x[s], ab[s][a_late ? 0 : mi]);
-      if constexpr (presplit) {
-        MMAPP_UNROLL
-        for (int s = 0; s < G; ++s) small_regs(x[s], as[s][a_late ? 0 : mi]);
-      } else if constexpr (split3) {
+      if constexpr (split3) {
         frag_a(As1, lane, mi, kg, x);
         MMAPP_UNROLL
         for (int s = 0; s < G; ++s) to_regs(x[s], as[s][a_late ? 0 : mi]);
@@ -596,12 +540,10 @@ struct MmaWarpTile {
     auto load_b = [&](const int ks, Reg (&bb)[NJ][BR], Reg (&bs)[split3 ? NJ : 1][BR]) {
       MMAPP_UNROLL
       for (int nj = 0; nj < NJ; ++nj) {
-        E x[BR];
+        T x[BR];
         raw_b(Bs, lane, nj, ks, x);
         to_regs(x, bb[nj]);
-        if constexpr (presplit) {
-          small_regs(x, bs[nj]);
-        } else if constexpr (split3) {
+        if constexpr (split3) {
           raw_b(Bs1, lane, nj, ks, x);
           to_regs(x, bs[nj]);
         }
@@ -625,20 +567,15 @@ struct MmaWarpTile {
       const Reg(*gbs)[BR] = gbs_;
       auto gather = [&](const int mi, const int s, const int nj) {
         for (int l = 0; l < 32; ++l) {
-          E xa[G][AR], xb[BR];
+          T xa[G][AR], xb[BR];
           frag_a(As, l, mi, kg, xa);
           raw_b(Bs, l, nj, kg * G + s, xb);
           to_regs(xa[s], gab_[l]);
           to_regs(xb, gbb_[l]);
-          if constexpr (presplit) {
-            small_regs(xa[s], gas_[l]);
-            small_regs(xb, gbs_[l]);
-          } else {
-            frag_a(As1, l, mi, kg, xa);
-            raw_b(Bs1, l, nj, kg * G + s, xb);
-            to_regs(xa[s], gas_[l]);
-            to_regs(xb, gbs_[l]);
-          }
+          frag_a(As1, l, mi, kg, xa);
+          raw_b(Bs1, l, nj, kg * G + s, xb);
+          to_regs(xa[s], gas_[l]);
+          to_regs(xb, gbs_[l]);
         }
       };
 #endif
@@ -648,15 +585,7 @@ struct MmaWarpTile {
         MMAPP_UNROLL
         for (int nj = 0; nj < NJ; ++nj) {
           gather(mi, s, nj);
-          if constexpr (split3 && Cfg::fold) {
-            const T zero[CR] = {};
-            T sm[CR], t[CR];
-            mma(sm, as, bb[nj], zero, lane, gas, gbb);  // small products first
-            mma(sm, a, bs[nj], sm, lane, gab, gbs);
-            mma(t, a, bb[nj], zero, lane, gab, gbb);
-            MMAPP_UNROLL
-            for (int r = 0; r < CR; ++r) acc[mi][nj][r] += fold_small(sm[r], t[r]);
-          } else if constexpr (split3) {
+          if constexpr (split3) {
             mma(dc[mi][nj], as, bb[nj], dc[mi][nj], lane, gas, gbb);  // small products first
             mma(dc[mi][nj], a, bs[nj], dc[mi][nj], lane, gab, gbs);
             const T zero[CR] = {};
@@ -713,7 +642,7 @@ struct MmaWarpTile {
           const int col = bn + wn + nj * Shape::N + Shape::c_col(lane, r);
           if (row >= p.M || col >= p.N) continue;
           T c = acc[mi][nj][r];
-          if constexpr (split3 && !Cfg::fold) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
+          if constexpr (split3) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
           T* const dst = o + long(row) * p.ldo + col;
           *dst = scale ? c + p.beta * *dst : c;
         }
@@ -724,39 +653,25 @@ struct MmaWarpTile {
 
 }  // namespace detail
 
-/// The workspace of gemm_tiled_mma<Cfg> for an m x n x k GEMM of T, in
-/// bytes: the pre-split 3xTF32 tiles (float, Cfg::async) need the split-K
-/// partials and both operands' pairs (tf32_split_workspace_bytes); the
-/// others the partials and, for the cp.async tiles, the aligned copies that
-/// AlignedOperands makes (tiled_gpu_workspace_bytes). 0 when none.
-template <class Cfg, class T>
-std::size_t gemm_tiled_mma_workspace_bytes(const long m, const long n, const long k) {
-  if constexpr (std::is_same_v<T, float> && Cfg::async)
-    return tf32_split_workspace_bytes<Cfg::split_kc>(m, n, k);
-  else
-    return tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(m, n, k);
-}
-
 /// Tensor-core GEMM (see the file comment): C = A * B + beta * C with the
 /// shape of Cfg (a GpuMmaTile); T double (DMMA) or float (3xTF32).
 /// Row-major views, any M, N, K >= 0, any row stride and alignment; beta ==
 /// 0: C is not read. A split-K Cfg needs args.work of
 /// splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes (16-byte
 /// aligned); a smaller one is a std::runtime_error (SplitKPlan). With
-/// gemm_tiled_mma_workspace_bytes<Cfg, T>(M, N, K) bytes, a cp.async
-/// double Cfg first copies an operand whose rows are not 16-byte aligned to
-/// an aligned one there (AlignedOperands, in the call's time); a cp.async
-/// float Cfg needs them, for A and B split into Tf32Pair
-/// (Tf32SplitOperands, in the call's time; fewer: std::runtime_error).
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(M, N, K) bytes,
+/// a cp.async Cfg first copies an operand whose rows are not 16-byte
+/// aligned to an aligned one there (AlignedOperands, in the call's time).
 /// Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
+  static_assert(!Cfg::async || std::is_same_v<T, double>,
+                "the cp.async pipeline: double (3xTF32 splits its operands when storing them to scratch)");
   using Chunk = detail::Chunk16<T>;
+  using Scratch = detail::MmaScratch<Cfg, T>;
   using Loader = detail::GlobalTileLoader<Cfg, T>;
   using Warp = detail::MmaWarpTile<Cfg, T>;
-  using Scratch = typename Warp::Scratch;  // of T, or of Tf32Pair on the pre-split tiles
-  using E = typename Warp::E;
   constexpr int VW = Chunk::width;
   static_assert(Cfg::BK % VW == 0 && Cfg::BN % VW == 0, "BK and BN: multiples of a 16-byte chunk");
   static_assert(Cfg::split_kc == 0 || Cfg::split_kc % Cfg::BK == 0, "split-K chunk: a multiple of BK");
@@ -780,23 +695,15 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
-  if constexpr (Warp::presplit) {  // A and B as pairs (tf32_operands.hpp)
-    const Tf32SplitOperands<Space> ops(space, args, plan.work_bytes());
-    params.split_a = ops.a.data;
-    params.split_b = ops.b.data;
-    params.split_lda = ops.a.ld;
-    params.split_ldb = ops.b.ld;
-  } else {
-    const AlignedOperands<Space, T> ops(space, args, Cfg::async ? plan.work_bytes() : args.work.extent(0));
-    params.A = ops.a.data;
-    params.B = ops.b.data;
-    params.lda = ops.a.ld;
-    params.ldb = ops.b.ld;
-    params.vec_a = ops.a.vec;
-    params.vec_b = ops.b.vec;
-  }
+  const AlignedOperands<Space, T> ops(space, args, Cfg::async ? plan.work_bytes() : args.work.extent(0));
+  params.A = ops.a.data;
+  params.B = ops.b.data;
+  params.lda = ops.a.ld;
+  params.ldb = ops.b.ld;
   params.M = M;
   params.N = N;
+  params.vec_a = ops.a.vec;
+  params.vec_b = ops.b.vec;
   params.out = plan.out;
   params.ldo = plan.ldo;
   params.vec_o = false;
@@ -830,20 +737,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           }
         }
 
-        if constexpr (Warp::presplit) {
-          // The loader's view of the pairs: contiguous rows of whole 16-byte chunks.
-          detail::WarpGemmParams<E> pairs{};
-          pairs.A = static_cast<const E*>(params.split_a);
-          pairs.B = static_cast<const E*>(params.split_b);
-          pairs.lda = params.split_lda;
-          pairs.ldb = params.split_ldb;
-          pairs.M = params.M;
-          pairs.N = params.N;
-          pairs.vec_a = pairs.vec_b = true;
-          const detail::AsyncTileLoader<Cfg, E, Scratch> al{pairs, bm, bn, tid, k_end};
-          detail::async_mainloop<Cfg::stages, Cfg::BK>(
-              team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
-        } else if constexpr (Cfg::async) {
+        if constexpr (Cfg::async) {
           const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, bm, bn, tid, k_end};
           detail::async_mainloop<Cfg::stages, Cfg::BK>(
               team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
@@ -930,7 +824,6 @@ std::string gpu_mma_tag() {
   if (Cfg::stages == 1) t += " 1st";
   if (Cfg::async) t += " cp" + std::to_string(Cfg::stages);
   if (Cfg::kperm) t += " kp";
-  if (Cfg::fold) t += " fold";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);

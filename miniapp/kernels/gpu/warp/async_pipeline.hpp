@@ -34,8 +34,7 @@ namespace mmapp {
 namespace detail {
 
 /// One thread's part of the cp.async multistage pipeline of a Cfg
-/// (GpuMmaTile with async) team with scratch Scratch (MmaScratch), for
-/// elements T (double, or the Tf32Pair of pre-split 3xTF32 operands): its
+/// (GpuMmaTile with async) team with scratch Scratch (MmaScratch): its
 /// 16-byte chunks of the BM x BK tile of A (As[m][k]) and the BK x BN tile
 /// of B (Bs[k][n]) of one K tile, chunk c = tid + l * team_size at row c /
 /// chunks-per-row, as the register path's (GlobalTileLoader::fetch_masked
@@ -112,7 +111,7 @@ struct AsyncTileLoader {
       } else {
         Chunk x;
         MMAPP_UNROLL
-        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.A[long(gr) * p.lda + gk + q] : T{};
+        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.A[long(gr) * p.lda + gk + q] : T(0);
         *reinterpret_cast<Chunk*>(dst) = x;
       }
     }
@@ -128,7 +127,7 @@ struct AsyncTileLoader {
       } else {
         Chunk x;
         MMAPP_UNROLL
-        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.B[long(gk) * p.ldb + gc + q] : T{};
+        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.B[long(gk) * p.ldb + gc + q] : T(0);
         *reinterpret_cast<Chunk*>(dst) = x;
       }
     }

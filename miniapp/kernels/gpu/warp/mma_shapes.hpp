@@ -264,28 +264,5 @@ KOKKOS_INLINE_FUNCTION void tf32_split(const float x, std::uint32_t& big, std::u
   small = tf32_rna_finite((x - fb) * kTf32SmallScale);
 }
 
-/// One element of a 3xTF32 operand split once per GEMM
-/// (kernels/gpu/tf32_operands.hpp): tf32_split's two parts as FP32 values
-/// with TF32 bits, side by side, so that one 8-byte load brings both.
-struct alignas(8) Tf32Pair {
-  float big;    ///< tf32(x)
-  float small;  ///< tf32((x - big) * 2^11)
-};
-
-/// tf32_split of x as a Tf32Pair.
-KOKKOS_INLINE_FUNCTION Tf32Pair tf32_pair(const float x) {
-  std::uint32_t ub, us;
-  tf32_split(x, ub, us);
-  Tf32Pair p;
-#if defined(__CUDA_ARCH__)
-  p.big = __uint_as_float(ub);
-  p.small = __uint_as_float(us);
-#else
-  std::memcpy(&p.big, &ub, sizeof ub);
-  std::memcpy(&p.small, &us, sizeof us);
-#endif
-  return p;
-}
-
 }  // namespace detail
 }  // namespace mmapp

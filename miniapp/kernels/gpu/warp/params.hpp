@@ -40,11 +40,7 @@ struct WarpGemmParams {
   bool vec_b;                 ///<  94: B likewise
   const T* A;                 ///<  96: M x K, row-major
   const T* B;                 ///< 104: K x N, row-major
-  const void* split_a;        ///< 112: the pre-split 3xTF32 tiles' A as Tf32Pair (tf32_operands.hpp); else null
-  const void* split_b;        ///< 120: their B likewise
-  long split_lda;             ///< 128: split_a's row pitch, pairs
-  long split_ldb;             ///< 136: split_b's row pitch, pairs
-  int reserved5[2];           ///< 144
+  int reserved5[10];          ///< 112
   T* out;                     ///< 152: the output: C, or the split-K workspace (SplitKPlan::out)
   int slices;                 ///< 160: split-K slices S (1: none)
   long slice_elems;           ///< 168: M * N, elements between slices of out
@@ -56,7 +52,6 @@ struct WarpGemmParams {
 static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
                   offsetof(WarpGemmParams<double>, lda) == 64 && offsetof(WarpGemmParams<double>, M) == 84 &&
                   offsetof(WarpGemmParams<double>, vec_a) == 93 && offsetof(WarpGemmParams<double>, A) == 96 &&
-                  offsetof(WarpGemmParams<double>, split_a) == 112 &&
                   offsetof(WarpGemmParams<double>, out) == 152 && offsetof(WarpGemmParams<double>, beta) == 176 &&
                   offsetof(WarpGemmParams<double>, vec_o) == 192,
               "WarpGemmParams<double>: the offsets above");
