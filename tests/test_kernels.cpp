@@ -449,6 +449,33 @@ TEST_CASE("the tensor-core ceiling loop's closed form holds on the host emulatio
   check_mma_peak_closed_form<mmapp::detail::MmaTf32m16n8k8>();
 }
 
+TEST_CASE("split-K slices: nearly equal, on K tiles and chunks, as many as ceil(K / Kc), none empty", "[kernels]") {
+  // The chunks of the catalog (256 .. 8192) and of the host tests (16, 24, 32).
+  for (const int kc : {16, 24, 32, 256, 1024, 2048, 4096, 8192}) {
+    int g = 64;  // gcd(kc, 64): every K tile (4 .. 32) and 16-byte chunk (2, 4) divides it
+    while (kc % g != 0) g /= 2;
+    for (long k = 1; k <= 40000; k += (k < 3000 ? 1 : 97)) {
+      const int s = mmapp::splitk_slices(7, 9, k, kc, sizeof(double));
+      const int c = mmapp::splitk_chunk(k, kc, s);
+      INFO("K " << k << " Kc " << kc << ": " << s << " slices of " << c);
+      REQUIRE(s == (k + kc - 1) / kc);
+      if (s == 1) {
+        CHECK(c == k);
+        continue;
+      }
+      CHECK(c <= kc);
+      CHECK(c % g == 0);
+      CHECK(c % 8 == 0);
+      CHECK(long(s - 1) * c < k);  // the last slice is not empty
+      CHECK(long(s) * c >= k);     // the slices cover K
+      CHECK(c < (k + s - 1) / s + g);  // nearly equal: at most one rounding step above K / S
+    }
+  }
+  // 2049 = 2 x 1024 + 1: three slices of 704, 704 and 641 instead of 1024, 1024 and 1.
+  CHECK(mmapp::splitk_chunk(2049, 1024, 3) == 704);
+  CHECK(mmapp::splitk_chunk(8192, 1024, 8) == 1024);
+}
+
 TEMPLATE_LIST_TEST_CASE("split-K reduction sums in its documented fixed order, bit for bit", "[kernels]",
                         mmapp::EnabledSpaces) {
   check_splitk_reduce_order<TestType, float>();

@@ -42,6 +42,23 @@ inline int splitk_slices(long m, long n, long k, int kc, std::size_t elem) {
   return double(s) * double(m) * double(n) * double(elem) > double(kSplitKMaxBytes) ? 1 : int(s);
 }
 
+/// K elements per slice when K is cut into `slices` = splitk_slices(...)
+/// slices with chunk kc: the slices nearly equal, ceil(k / slices) rounded
+/// up to a multiple of gcd(kc, 64) (every kernel's K tile and 16-byte chunk
+/// divides both kc and 64, so each slice starts on a K tile and a chunk),
+/// instead of slices of kc and a short last one (K = 2049, kc = 1024: 704,
+/// 704 and 641 rather than 1024, 1024 and 1: the teams of the last slice no
+/// longer idle through a wave of their own). At most kc, so the slices stay
+/// `slices` (and no slice is empty): (slices - 1) * kc < k. Depends on k and
+/// kc alone, like splitk_slices (the file comment's bits). k when slices <= 1.
+inline int splitk_chunk(long k, int kc, int slices) {
+  if (slices <= 1) return int(k);
+  int g = 64;
+  while (kc % g != 0) g /= 2;
+  const long even = (k + slices - 1) / slices;
+  return int(std::min<long>(kc, (even + g - 1) / g * g));
+}
+
 /// Workspace of a split-K variant (chunk Kc) for an m x n x k problem: S
 /// partial m x n tiles of T, S = splitk_slices(m, n, k, Kc, sizeof(T)); 0
 /// when S == 1.
@@ -125,8 +142,9 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
 }
 
 /// The split-K plan of one call of a GPU kernel with K chunk Kc (0: no
-/// split): S = splitk_slices(M, N, K, Kc, sizeof(T)) slices of kc K
-/// elements each (kc = K when S == 1); with S > 1 the kernel writes slice
+/// split): S = splitk_slices(M, N, K, Kc, sizeof(T)) slices of kc =
+/// splitk_chunk(K, Kc, S) K elements each (the last one shorter; kc = K
+/// when S == 1); with S > 1 the kernel writes slice
 /// s's partial M x N tile, row-major with ld N, at work + s * M * N, and
 /// reduce() sums them into C; with S == 1 it writes C itself (out, ldo).
 /// M, N, K from args (C M x N, A M x K). Throws std::runtime_error
@@ -145,7 +163,7 @@ struct SplitKPlan {
   SplitKPlan(const char* kernel, const GemmArgs<Space, T>& args, const int Kc) {
     const int M = args.C.extent(0), N = args.C.extent(1), K = args.A.extent(1);
     slices = splitk_slices(M, N, K, Kc, sizeof(T));
-    kc = slices > 1 ? Kc : K;
+    kc = splitk_chunk(K, Kc, slices);
     work = reinterpret_cast<T*>(args.work.data());
     if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
                        !detail::aligned_to(work, 16)))
