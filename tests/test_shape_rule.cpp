@@ -48,6 +48,10 @@ const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
 const std::string kMid = "shape rule: few tiles, 96x96 no emptier than 64x64: K split by 1024";
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
+const std::string kSmallRaggedBigF = "shape rule: 128x128 tiles in ragged waves: K split by 1024";
+const std::string kSmallRaggedBigD = "shape rule: 64x128 tiles in ragged waves: K split by 1024";
+const std::string kSmallRagged = "shape rule: 64x64 tiles in ragged waves: K split by 1024";
+const std::string kMidRagged = "shape rule: 128x128 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024";
 
 /// Each case's choice and reason from gpu_shape_rule with the catalog flags
 /// `tensor_cores` and `deep_tiles` (the SIMT rule by default).
@@ -111,7 +115,14 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
       {false, 2000, 6000, 2000, 108, C::big, kBigF},
       {false, 2000, 6000, 2000, 80, C::huge, kHuge},
       // 3072^3 on 132 SMs: 24 x 12 = 288 huge tiles, 3 waves, 288 / 396 = 0.73: big (576 tiles >= 132).
+      // Step 5's split (32 x 32 = 1024 96x96 tiles x 3 slices of 1024 = 3072 teams on 264 slots, 12
+      // waves x 2 x 9216 x 1024) is estimated at 0.75 of the big tile's 3 waves x 2 x 16384 x 3072:
+      // above 0.65, big.
       {false, 3072, 3072, 3072, 132, C::big, kBigF},
+      // 1500x1500x8192: 12 x 12 = 144 big tiles >= 132, one wave on 264 slots; the 96x96 split (16 x 16
+      // = 256 tiles cover 2.36e6 cells, as the 576 64x64 ones; x 8 slices = 2048 teams, 8 waves x 2 x
+      // 9216 x 1024) is estimated at 0.56 of the big tile's 1 x 2 x 16384 x 8192 <= 0.65: split.
+      {false, 1500, 1500, 8192, 132, C::mid_splitk, kMidRagged},
       // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
       // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
       {false, 129, 33792, 1024, 132, C::big, kBigF},
@@ -131,13 +142,16 @@ TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tile
   check({
       // Float 200x8192x8192 (huge: 2 x 32 = 64 tiles, one wave 64 / 132 = 0.48: no). Big: 2 x 64 = 128
       // tiles, use 0.78. 132 SMs: 128 < 132; 2 slices of 4096 make 256 teams >= max(132, 198): split.
-      // 108 SMs: 128 >= 108: big.
+      // 108 SMs: 128 >= 108, one wave on 216 slots; the 64x64 tile split by 1024 (the 3 x 86 96x96
+      // tiles cover more cells than 4 x 128 64x64 ones; 512 x 8 = 4096 teams on 432 slots, 10 waves x
+      // 4 x 4096 x 1024) is estimated at 0.63 of the big tile's 1 x 2 x 16384 x 8192 <= 0.65: split.
       {false, 200, 8192, 8192, 132, C::big_splitk, kBigSplitF},
-      {false, 200, 8192, 8192, 108, C::big, kBigF},
+      {false, 200, 8192, 8192, 108, C::small_splitk, kSmallRaggedBigF},
       // Double 200x8192x8192: 4 x 64 = 256 tiles, use 0.78. 132 SMs: 256 < 264; 2 slices: 512 >= 264:
-      // split. 108 SMs: 256 >= 216: big.
+      // split. 108 SMs: 256 >= 216, 2 waves on 216 slots; the 64x64 split (4096 teams on 3 x 108
+      // slots, 13 waves x 3 x 4096 x 1024) is estimated at 0.61 of 2 x 2 x 8192 x 8192: split.
       {true, 200, 8192, 8192, 132, C::big_splitk, kBigSplitD},
-      {true, 200, 8192, 8192, 108, C::big, kBigD},
+      {true, 200, 8192, 8192, 108, C::small_splitk, kSmallRaggedBigD},
       // 500x500x100000: float 4 x 4 = 16 tiles (use 0.95) x 25 slices = 400 >= 198; double 8 x 4 = 32
       // tiles (use 0.95) x 25 = 800 >= 264.
       {false, 500, 500, 100000, 132, C::big_splitk, kBigSplitF},
@@ -212,10 +226,12 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 where it covers 
       {true, 96, 96, 2048, 108, C::small_splitk, kSmallSplit},
       // Float 16x8192x8192 (M > 8): big use 0.125, huge use 0.125; 1 x 128 = 128 64x64 tiles. 132 SMs:
       // 128 < 4 x 132 slots, 8 slices: split (1 x 86 96x96 tiles cover more cells); 108 SMs: 128 <
-      // 4 x 108, split as well. Double (no tensor cores) on 108 SMs: 128 >= 108: small.
+      // 4 x 108, split as well. Double (no tensor cores) on 108 SMs: 128 >= 108, not few; one wave
+      // on 3 x 108 slots (1 x 3 x 4096 x 8192) against the split's 1024 teams in 4 waves (4 x 3 x
+      // 4096 x 1024): 0.5 <= 0.8, ragged: split.
       {false, 16, 8192, 8192, 132, C::small_splitk, kSmallSplit},
       {false, 16, 8192, 8192, 108, C::small_splitk, kSmallSplit},
-      {true, 17, 8192, 8192, 108, C::small, kSmall},
+      {true, 17, 8192, 8192, 108, C::small_splitk, kSmallRagged},
       // Few tiles but K <= 1024 (one slice): neither split pays, small. 100^3: 1 big tile, 4 64x64
       // tiles; 300^3: 9 big tiles (float), 25 64x64 tiles; float 9x100x100: 2 64x64 tiles; 96x96x1024.
       {false, 100, 100, 100, 132, C::small, kSmall},
@@ -238,10 +254,12 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
       {true, 1500, 1500, 77, 132, C::dmma_small, kDmmaSmall},
       // 777x1234x4321: 7 x 20 = 140 big tiles (half a wave: 2.7) against 13 x 20 = 260 small
       // ones in one wave (1.3): not the big tile (H200: 43% of cuBLAS on it). 260 < 2 x 132 team
-      // slots and 5 slices: the small tile split by 1024. 1500x1500x8192: 576 small tiles >= 264:
-      // unsplit.
+      // slots and 5 slices: the small tile split by 1024. 1500x1500x8192: 576 small tiles >= 264,
+      // not few, but in 3 waves of 264 (3 x 2 x 4096 x 8192) against the split's 4608 teams in 18
+      // (18 x 2 x 4096 x 1024): 0.75 <= 0.8, ragged waves: split.
       {true, 777, 1234, 4321, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 1500, 1500, 8192, 132, C::dmma_small, kDmmaSmall},
+      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk,
+       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves: K split by 1024"},
       // 5000x3001x777: 40 x 47 = 1880 big tiles in 8 waves (21.3) against 15 waves of small (20.0
       // x 1.1 = 22.0): the big tile.
       {true, 5000, 3001, 777, 132, C::dmma_big, kDmmaBig},
@@ -294,6 +312,16 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 128, 128, 131072, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 135168, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // Ragged waves of 64x64 tiles (1500x1500x8192, above): the 96x96 split tile (256 tiles, as
+      // many cells as 576 64x64 ones). 1200x1200x16384: 10 x 19 = 190 big tiles, one wave on 264
+      // slots (< 0.9 x 264, and K splits): not the big tile; 361 64x64 tiles in 2 waves against the
+      // split's 5776 teams in 22 (22 x 1024 / (2 x 16384) = 0.69 <= 0.8): split; 13 x 13 96x96 tiles
+      // cover 1.56e6 cells, more than 1.05 x the 64x64 tiles' 1.48e6: the 64x64 split tile.
+      {true, 1500, 1500, 8192, 132, C::dmma_mid_splitk_deep,
+       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
+       "4 cp.async stages"},
+      {true, 1200, 1200, 16384, 132, C::dmma_small_splitk_deep,
+       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves: K split by 1024, 4 cp.async stages"},
       // K <= 1024: no split at all.
       {true, 96, 96, 1024, 132, C::dmma_small, kDmmaSmall},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the

@@ -87,7 +87,33 @@ bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, 
 constexpr long kDmmaTeamsPerSm = 2;
 constexpr double kDmmaMidSlack = 1.05;
 
+// How much faster the waves of a split tile must be estimated (split_wave_time)
+// than those of the unsplit tile it replaces where that one already makes
+// one team per slot: the margin for what the estimate leaves out (the
+// partial sums' traffic and reduction, a smaller tile's lower speed per
+// cell). Against the same tile unsplit, 0.8 (H200, 2026-11-24, call 18:
+// double 1500 x 1500 x 8192, estimate 0.75, 54.5% -> 68.6% of cuBLAS
+// DGEMM); against the float 128x128 tile, faster per cell than the split
+// tiles, 0.65 (estimates 0.56 at 1500 x 1500 x 8192: 49.6% -> 79.5% of
+// cuBLAS SGEMM; 0.75 at 3072^3, where the split measured 86.6% against
+// 89.7%).
+constexpr double kSplitWaveGain = 0.8;
+constexpr double kSplitWaveGainFromBig = 0.65;
+// The big DMMA tile needs its one partial wave of teams to fill this much of
+// the slots when K would split: at 1200 x 1200 x 16384, 190 tiles on 264
+// slots ran at 43.9% of cuBLAS DGEMM (call 18), 128 x 16384 x 16384's 256
+// at 92.7% (call 12).
+constexpr double kDmmaBigMinFill = 0.9;
+
 }  // namespace
+
+double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem) {
+  const int slices = t.split_kc > 0 ? splitk_slices(m, n, k, t.split_kc, elem) : 1;
+  const long k_slice = slices > 1 ? splitk_chunk(k, t.split_kc, slices) : k;
+  const long slots = teams_per_sm * sms;
+  const long waves = (tiles_of(t, m, n) * slices + slots - 1) / slots;
+  return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) * double(k_slice);
+}
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
   const long slots = kDmmaTeamsPerSm * sms;
@@ -111,8 +137,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         deep_tiles && operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m);
     const RuleTile& mb = rt::kDoubleMmaBig;
     const RuleTile& msm = rt::kDoubleMmaSmall;
+    const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_mb = tiles_of(mb, m, n);
-    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms &&
+    const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
+    const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(kDmmaTeamsPerSm * sms) && k_splits;
+    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms && !big_sparse &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
             kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
       if (deep && k <= kDmmaShortK)
@@ -123,15 +152,23 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
     }
-    const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_ms = tiles_of(ms, m, n);
-    if (tiles_ms < kDmmaTeamsPerSm * sms && tiles_ms * splitk_slices(m, n, k, ms.split_kc, elem) > tiles_ms) {
+    // Split where the 64x64 tiles leave team slots empty, or (ragged) fill
+    // them but end in a wave so partial that the split's waves are faster
+    // (1500 x 1500 x 8192: 576 tiles on 264 slots, 2.2 waves in 3).
+    const bool few = tiles_ms < kDmmaTeamsPerSm * sms;
+    const bool ragged = !few && split_wave_time(ms, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
+                                    kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
+    if ((few || ragged) && k_splits) {
+      const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
       if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack))
         return chose(C::dmma_mid_splitk_deep,
-                     "FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages", why);
+                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
+                         ", 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages",
+                     why);
       return deep ? chose(C::dmma_small_splitk_deep,
-                          "FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages", why)
-                  : chose(C::dmma_small_splitk, "FP64 tensor cores, few 64x64 tiles: K split by 1024", why);
+                          "FP64 tensor cores, " + tiles_why + ": K split by 1024, 4 cp.async stages", why)
+                  : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);
     }
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
@@ -144,21 +181,46 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const std::string big_name = std::to_string(big.bm) + "x" + std::to_string(big.bn);
   if (!is_double && huge_fits(m, n, k, sms))
     return chose(C::huge, "128x256 tiles (8x16 per thread) filling their waves", why);
+  const long tiles64 = tiles_of(small, m, n);
+  // Teams per SM (the launch bounds of catalog_gpu.hpp's tiles): the big and 96x96 tiles two, the
+  // float small tile kFloatSmallTeamsPerSm, the double one three.
+  const long small_spm = is_double ? 3 : rt::kFloatSmallTeamsPerSm;
+  const long small_slots = small_spm * sms;
+  const RuleTile& mid_split = is_double ? rt::kDoubleMidSplitK : rt::kFloatMidSplitK;
+  const bool small_splits = tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64;
+  // Step 5's split, where it is estimated faster than `unsplit` (at `spm` teams per SM) by
+  // kSplitWaveGain: the 96x96 or the 64x64 tile split by 1024.
+  auto split_beats = [&](const RuleTile& unsplit, const long spm, const double gain) {
+    if (!small_splits) return false;
+    const bool mid = mid_split_pays(mid_split, small_split, m, n, k, elem, sms);
+    const double t_split = mid ? split_wave_time(mid_split, m, n, k, 2, sms, elem)
+                               : split_wave_time(small_split, m, n, k, small_spm, sms, elem);
+    return t_split <= gain * split_wave_time(unsplit, m, n, k, spm, sms, elem);
+  };
+  // Step 5's split tile; `few`: its reason's words for fewer tiles than slots, else ragged waves of `tiles`.
+  auto split_choice = [&](const bool few, const std::string& tiles) {
+    if (mid_split_pays(mid_split, small_split, m, n, k, elem, sms))
+      return chose(C::mid_splitk,
+                   (few ? "few tiles" : tiles + " in ragged waves") + ", 96x96 no emptier than 64x64: K split by 1024",
+                   why);
+    return chose(C::small_splitk, (few ? "few 64x64 tiles" : tiles + " in ragged waves") + ": K split by 1024", why);
+  };
   if (use_of(big, tiles, m, n) >= 0.5) {
-    if (tiles >= enough) return chose(C::big, big_name + " tiles", why);
+    if (tiles >= enough) {
+      // 1500 x 1500 x 8192 float: 144 big tiles on 264 slots, one team per SM.
+      if (split_beats(big, 2, kSplitWaveGainFromBig)) return split_choice(false, big_name + " tiles");
+      return chose(C::big, big_name + " tiles", why);
+    }
     const long split_enough = std::max(enough, (3 * sms + 1) / 2);
     if (tiles * splitk_slices(m, n, k, big_split.split_kc, elem) >= split_enough)
       return chose(C::big_splitk, "few " + big_name + " tiles: K split by 4096", why);
   }
-  const long tiles64 = tiles_of(small, m, n);
   // The float small tile runs kFloatSmallTeamsPerSm teams per SM: fewer tiles than that leave SMs
   // half idle (777x1234x4321 on an H200: 260 tiles, 63.1% of cuBLAS SGEMM; split by 1024, 72.7%).
-  const long small_slots = is_double ? sms : rt::kFloatSmallTeamsPerSm * sms;
-  if (tiles64 < small_slots && tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64) {
-    if (mid_split_pays(is_double ? rt::kDoubleMidSplitK : rt::kFloatMidSplitK, small_split, m, n, k, elem, sms))
-      return chose(C::mid_splitk, "few tiles, 96x96 no emptier than 64x64: K split by 1024", why);
-    return chose(C::small_splitk, "few 64x64 tiles: K split by 1024", why);
-  }
+  // (Double's "few" stays fewer tiles than SMs, as measured.)
+  const long few_tiles = is_double ? sms : small_slots;
+  if (tiles64 < few_tiles && small_splits) return split_choice(true, "");
+  if (tiles64 >= few_tiles && split_beats(small, small_spm, kSplitWaveGain)) return split_choice(false, "64x64 tiles");
   return chose(C::small, "64x64 tiles", why);
 }
 

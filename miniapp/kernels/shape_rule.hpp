@@ -11,6 +11,7 @@
 // Measured basis of every threshold: docs/performance.md ("The shape rule").
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace mmapp {
@@ -83,7 +84,9 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 ///     the tiles fill their waves (tiles / (ceil(tiles / sms) * sms)) to at
 ///     least 90% and K >= 512;
 ///  4. where M*N fills at least half of the big tiles: the big tile when
-///     there are at least `sms` (float) / 2*`sms` (double) of them; else the
+///     there are at least `sms` (float) / 2*`sms` (double) of them (but
+///     step 5's split tile where split_wave_time estimates it at most 0.8
+///     of the big tile's time at two teams per SM: ragged waves); else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
 ///     1.5*`sms`;
 ///  5. fewer 64x64 tiles than SMs (float: than kFloatSmallTeamsPerSm x
@@ -94,7 +97,9 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 ///     slices make more teams than tiles and at least `sms` (below one
 ///     team per SM the 96x96 team's 2.25x work per slice sets the time);
 ///     else the small tile split by 1024;
-///  6. otherwise the small tile.
+///  6. otherwise the small tile, or step 5's split tile where
+///     split_wave_time estimates it at most 0.8 of the small tile's time
+///     (ragged waves).
 /// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
 /// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor
 /// cores instead of steps 4-6: the 128x64 DMMA tile where M*N fills at
@@ -102,9 +107,9 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 /// waves take at most 10% longer than the 64x64 tile's (dmma_wave_time;
 /// the 10%: the estimate's spread, so that large squares, where the two
 /// differ by a partial wave, keep the big tile); else the
-/// 64x64 DMMA tile split by 1024 when it has fewer tiles than its team
-/// slots (two per SM) and K
-/// splits; else the 64x64 DMMA tile. With `deep_tiles` as well (the
+/// 64x64 DMMA tile split by 1024 when K splits and it has fewer tiles than
+/// its team slots (two per SM) or ragged waves (split_wave_time of the split
+/// at most 0.8 of the unsplit tile's); else the 64x64 DMMA tile. With `deep_tiles` as well (the
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
 /// on the in-tree Kokkos), the big tile and the split small tile are
 /// their deep forms (dmma_deep, dmma_small_splitk_deep), the big one on
@@ -123,6 +128,17 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 /// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false);
+
+/// The rule's estimate of the time of an m x n x k C in tiles of `t`, K
+/// split by t.split_kc (0: not split) into splitk_slices slices of
+/// splitk_chunk elements, at `teams_per_sm` teams per SM on `sms` SMs, for
+/// `elem`-byte elements: waves of teams (ceil(tiles x slices / (teams_per_sm
+/// x sms))) x one team's work at that share of its SM (teams_per_sm x BM x BN
+/// x its K slice), in cell x K units; a partial last wave costs a whole one
+/// (wave quantization: NVIDIA, "Matrix Multiplication Background User's
+/// Guide", section "Wave Quantization"). Used to split K where a tile's teams
+/// fill the slots but end in a ragged wave (gpu_shape_rule).
+double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem);
 
 /// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
 /// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:
