@@ -349,6 +349,7 @@ void check_gpu_shape_rule() {
     CHECK(tag(float(0), 96, 96, 500000) == "96x96x16/4x12 w32x48 2st vec lb2 splitk1024");
     CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
     CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");
+    CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x8/8x8 w32x64 2st vec lb2 splitk1024");
     CHECK(tag(float(0), 1, 1, 4000000) == "1x1x8192/1x4 gemv-dot");
     CHECK(tag(double(0), 1, 8192, 8192) == "1x64x256/1x2 gemv-cols m1");
   }

@@ -48,10 +48,10 @@ const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
 const std::string kMid = "shape rule: few tiles, 96x96 no emptier than 64x64: K split by 1024";
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
-const std::string kSmallRaggedBigF = "shape rule: 128x128 tiles in ragged waves: K split by 1024";
 const std::string kSmallRaggedBigD = "shape rule: 64x128 tiles in ragged waves: K split by 1024";
 const std::string kSmallRagged = "shape rule: 64x64 tiles in ragged waves: K split by 1024";
-const std::string kMidRagged = "shape rule: 128x128 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024";
+const std::string kBig1kRagged = "shape rule: 128x128 tiles in ragged waves: K split by 1024, the teams filling their waves";
+const std::string kBig1kFew = "shape rule: few 128x128 tiles: K split by 1024, the teams filling their waves";
 
 /// Each case's choice and reason from gpu_shape_rule with the catalog flags
 /// `tensor_cores` and `deep_tiles` (the SIMT rule by default).
@@ -117,12 +117,13 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
       // 3072^3 on 132 SMs: 24 x 12 = 288 huge tiles, 3 waves, 288 / 396 = 0.73: big (576 tiles >= 132).
       // Step 5's split (32 x 32 = 1024 96x96 tiles x 3 slices of 1024 = 3072 teams on 264 slots, 12
       // waves x 2 x 9216 x 1024) is estimated at 0.75 of the big tile's 3 waves x 2 x 16384 x 3072:
-      // above 0.65, big.
+      // above 0.65, big. Nor the big tile split by 1024: the big tiles make more than two waves.
       {false, 3072, 3072, 3072, 132, C::big, kBigF},
-      // 1500x1500x8192: 12 x 12 = 144 big tiles >= 132, one wave on 264 slots; the 96x96 split (16 x 16
-      // = 256 tiles cover 2.36e6 cells, as the 576 64x64 ones; x 8 slices = 2048 teams, 8 waves x 2 x
-      // 9216 x 1024) is estimated at 0.56 of the big tile's 1 x 2 x 16384 x 8192 <= 0.65: split.
-      {false, 1500, 1500, 8192, 132, C::mid_splitk, kMidRagged},
+      // 1500x1500x8192: 12 x 12 = 144 big tiles >= 132, one wave on 264 slots filled to 0.55 < 0.8,
+      // use 0.98; split by 1024, 1152 teams fill 5 waves to 0.87 >= 0.85: the big tile split by 1024.
+      // 2500x2500x4096: 400 tiles, 2 waves filled to 0.76; 1600 teams fill 7 to 0.87: the same.
+      {false, 1500, 1500, 8192, 132, C::big_splitk1024, kBig1kRagged},
+      {false, 2500, 2500, 4096, 132, C::big_splitk1024, kBig1kRagged},
       // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
       // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
       {false, 129, 33792, 1024, 132, C::big, kBigF},
@@ -141,28 +142,35 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
 TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tiles", "[rule]") {
   check({
       // Float 200x8192x8192 (huge: 2 x 32 = 64 tiles, one wave 64 / 132 = 0.48: no). Big: 2 x 64 = 128
-      // tiles, use 0.78. 132 SMs: 128 < 132; 2 slices of 4096 make 256 teams >= max(132, 198): split.
-      // 108 SMs: 128 >= 108, one wave on 216 slots; the 64x64 tile split by 1024 (the 3 x 86 96x96
-      // tiles cover more cells than 4 x 128 64x64 ones; 512 x 8 = 4096 teams on 432 slots, 10 waves x
-      // 4 x 4096 x 1024) is estimated at 0.63 of the big tile's 1 x 2 x 16384 x 8192 <= 0.65: split.
+      // tiles, use 0.78. 132 SMs: 128 < 132; 2 slices of 4096 make 256 teams >= max(132, 198), filling
+      // 0.97 of a wave: split by 4096. 108 SMs: 128 >= 108, one wave on 216 slots filled to 0.59; 8
+      // slices of 1024 make 1024 teams filling 5 waves to 0.95: split by 1024.
       {false, 200, 8192, 8192, 132, C::big_splitk, kBigSplitF},
-      {false, 200, 8192, 8192, 108, C::small_splitk, kSmallRaggedBigF},
+      {false, 200, 8192, 8192, 108, C::big_splitk1024, kBig1kRagged},
       // Double 200x8192x8192: 4 x 64 = 256 tiles, use 0.78. 132 SMs: 256 < 264; 2 slices: 512 >= 264:
       // split. 108 SMs: 256 >= 216, 2 waves on 216 slots; the 64x64 split (4096 teams on 3 x 108
       // slots, 13 waves x 3 x 4096 x 1024) is estimated at 0.61 of 2 x 2 x 8192 x 8192: split.
       {true, 200, 8192, 8192, 132, C::big_splitk, kBigSplitD},
       {true, 200, 8192, 8192, 108, C::small_splitk, kSmallRaggedBigD},
-      // 500x500x100000: float 4 x 4 = 16 tiles (use 0.95) x 25 slices = 400 >= 198; double 8 x 4 = 32
-      // tiles (use 0.95) x 25 = 800 >= 264.
-      {false, 500, 500, 100000, 132, C::big_splitk, kBigSplitF},
+      // 500x500x100000: float 4 x 4 = 16 tiles (use 0.95) x 25 slices = 400 >= 198 but filling 2 waves
+      // of 264 to 0.76; 98 slices of 1024 make 1568 teams filling 6 to 0.99: split by 1024. Double 8 x
+      // 4 = 32 tiles (use 0.95) x 25 = 800 >= 264.
+      {false, 500, 500, 100000, 132, C::big_splitk1024, kBig1kFew},
       {true, 500, 500, 100000, 132, C::big_splitk, kBigSplitD},
       // Float 777x1234x4321 (N % 4 != 0): 7 x 10 = 70 tiles, use 0.84, 2 slices: 140 teams. 132 SMs:
       // 140 < 198, and 13 x 20 = 260 64x64 tiles < 4 x 132 slots, 5 slices (96x96: 117 tiles cover
-      // more cells): small split. 80 SMs: 140 >= max(80, 120): big split. 1000x1000x8192: 64 big
-      // tiles x 2 < 198; 256 64x64 tiles < 528: small split. 2048x2048x8192: 128 huge tiles fill
-      // 97% of a wave: huge, before any split.
+      // more cells; 350 teams split by 1024 fill 2 waves to 0.66): small split. 80 SMs: 140 >=
+      // max(80, 120): big split. 1000x1000x8192: 64 big tiles x 2 < 198; x 8 slices of 1024 = 512
+      // teams filling 2 waves to 0.97: split by 1024. 2048x2048x8192: 128 huge tiles fill 97% of a
+      // wave: huge, before any split.
       {false, 777, 1234, 4321, 132, C::small_splitk, kSmallSplit},
-      {false, 1000, 1000, 8192, 132, C::small_splitk, kSmallSplit},
+      {false, 1000, 1000, 8192, 132, C::big_splitk1024, kBig1kFew},
+      // 1200x1200x16384: 100 big tiles x 4 slices of 4096 = 400 teams fill 2 waves to 0.76; x 16 of
+      // 1024, 7 to 0.87: split by 1024. 3000x200x5000: 24 x 2 = 48 big tiles, use 0.76; 240 teams of
+      // 1024 fill one wave to 0.91, 96 of 4096 are too few (< 198): split by 1024.
+      {false, 1200, 1200, 16384, 132, C::big_splitk1024, kBig1kFew},
+      {false, 3000, 200, 5000, 132, C::big_splitk1024, kBig1kFew},
+      {false, 200, 3000, 5000, 132, C::big_splitk1024, kBig1kFew},
       {false, 2048, 2048, 8192, 132, C::huge, kHuge},
       {false, 777, 1234, 4321, 80, C::big_splitk, kBigSplitF},
       // Double 777x1234x4321: 13 x 10 = 130 tiles, use 0.90, 2 slices: 260 teams. 132 SMs: 260 < 264,
@@ -416,6 +424,7 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
     if constexpr (!mmapp::is_host_space_v<Space>) {
       std::vector<C> chosen{C::gemv_dot, C::gemv_cols_1, C::gemv_cols_8, C::gemv_rows_1, C::small_splitk,
                             C::big, C::big_splitk, C::small, C::mid_splitk};
+      if constexpr (std::is_same_v<T, float>) chosen.push_back(C::big_splitk1024);
       if constexpr (std::is_same_v<T, double>) {
         chosen.push_back(C::gemv_rows_4);
         // The DMMA variants: all three or none (a build for sm_80 and later has them).

@@ -104,6 +104,22 @@ constexpr double kSplitWaveGainFromBig = 0.65;
 // slots ran at 43.9% of cuBLAS DGEMM (call 18), 128 x 16384 x 16384's 256
 // at 92.7% (call 12).
 constexpr double kDmmaBigMinFill = 0.9;
+// Float's big tile split by 1024 (gpu_shape_rule, step 4): the least fill of
+// its teams' waves, and the most fill of the unsplit big tiles' waves or of
+// the split by 4096's where it replaces them (H200, calls 19-20: 79-84% of
+// cuBLAS SGEMM at fills of 0.87-0.97 where those filled 0.55-0.76 and ran
+// at 9-72%).
+constexpr double kBigSplit1024MinFill = 0.85;
+constexpr double kBigMaxRaggedFill = 0.8;
+// ... and the least use of its tiles' cells: C that fills a 128x128 tile
+// to 56% (96x96, 192x192) takes the 96x96 split tile (96x96x500000: 129%).
+constexpr double kBigSplit1024MinUse = 0.75;
+
+/// The fraction of its waves' slots that `teams` teams fill, `slots` at a time.
+double wave_fill(long teams, long slots) {
+  const long waves = (teams + slots - 1) / slots;
+  return waves > 0 ? double(teams) / double(waves * slots) : 1.0;
+}
 
 }  // namespace
 
@@ -206,6 +222,25 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     return chose(C::small_splitk, (few ? "few 64x64 tiles" : tiles + " in ragged waves") + ": K split by 1024", why);
   };
   if (use_of(big, tiles, m, n) >= 0.5) {
+    if (!is_double) {
+      const long slots = 2 * sms;  // the big tile's teams per SM: two
+      const RuleTile& b1k = rt::kFloatBigSplitK1024;
+      const long teams_1k = tiles * splitk_slices(m, n, k, b1k.split_kc, elem);
+      const long teams_4k = tiles * splitk_slices(m, n, k, big_split.split_kc, elem);
+      const bool fills_1k = teams_1k > tiles && wave_fill(teams_1k, slots) >= kBigSplit1024MinFill &&
+                            use_of(big, tiles, m, n) >= kBigSplit1024MinUse;
+      // At most one full wave and a ragged one: with more, the last wave weighs less (3072^3: 576
+      // tiles in 3 waves of 264, 87.9% of cuBLAS SGEMM unsplit against 84.9% split, call 20).
+      const bool big_ragged =
+          tiles >= enough && tiles <= 2 * slots && wave_fill(tiles, slots) < kBigMaxRaggedFill;
+      const bool split_4k_short = tiles < enough && (teams_4k < std::max(enough, (3 * sms + 1) / 2) ||
+                                                     wave_fill(teams_4k, slots) < kBigSplit1024MinFill);
+      if (fills_1k && (big_ragged || split_4k_short))
+        return chose(C::big_splitk1024,
+                     big_ragged ? "128x128 tiles in ragged waves: K split by 1024, the teams filling their waves"
+                                : "few 128x128 tiles: K split by 1024, the teams filling their waves",
+                     why);
+    }
     if (tiles >= enough) {
       // 1500 x 1500 x 8192 float: 144 big tiles on 264 slots, one team per SM.
       if (split_beats(big, 2, kSplitWaveGainFromBig)) return split_choice(false, big_name + " tiles");

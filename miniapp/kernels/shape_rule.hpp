@@ -40,6 +40,7 @@ enum class GpuRuleChoice {
   dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (74.0 KiB)
   dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
   dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
+  big_splitk1024,  ///< float: the big tile, K split by 1024
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -55,6 +56,7 @@ namespace rule_tiles {
 inline constexpr RuleTile kFloatHuge{128, 256, 0};
 inline constexpr RuleTile kFloatBig{128, 128, 0};
 inline constexpr RuleTile kFloatBigSplitK{128, 128, 4096};
+inline constexpr RuleTile kFloatBigSplitK1024{128, 128, 1024};
 inline constexpr RuleTile kFloatSmall{64, 64, 0};
 inline constexpr RuleTile kFloatSmallSplitK{64, 64, 1024};
 /// Teams per SM of the float small tile (its launch bounds: catalog_gpu.hpp's FloatSmall).
@@ -85,10 +87,15 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 ///     least 90% and K >= 512;
 ///  4. where M*N fills at least half of the big tiles: the big tile when
 ///     there are at least `sms` (float) / 2*`sms` (double) of them (but
-///     step 5's split tile where split_wave_time estimates it at most 0.8
+///     step 5's split tile where split_wave_time estimates it at most 0.65
 ///     of the big tile's time at two teams per SM: ragged waves); else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
-///     1.5*`sms`;
+///     1.5*`sms`. Float, before these: the big tile split by 1024 when K
+///     splits, M*N fills at least 3/4 of the big tiles and its teams (tiles
+///     x slices) fill their waves of 2*`sms` to at least 85%, where the
+///     unsplit big tiles (at least `sms`, at most two waves) fill theirs to
+///     less than 80%, or are fewer than `sms` and the split by 4096 makes
+///     too few teams or fills its waves to less than 85%;
 ///  5. fewer 64x64 tiles than SMs (float: than kFloatSmallTeamsPerSm x
 ///     SMs, the slots of its teams), and K long enough to split by 1024: the
 ///     96x96 tile split by 1024 when its tiles cover no more cells than the

@@ -60,6 +60,16 @@ using FloatSmallSplitK = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 1024>;
 /// the small tile's; for few tiles whose M and N it fills no worse than
 /// 64x64 (96x96x500000 on an H200: 132.7% of cuBLAS SGEMM against 76.1%).
 using FloatMidSplitK = GpuTile<96, 96, 16, 32, 48, 4, 12, 2, true, 0, 2, 1024>;
+/// Float, the big tile's shape with two stages, K split by 1024: where its teams fill their waves
+/// and the big tiles' do not (H200, 2026-11-24, call 19: 82-83% of cuBLAS SGEMM on 1500 x 1500 x
+/// 8192, 2500 x 2500 x 4096, 1000 x 1000 x 8192 and 3000 x 200 x 5000, against 72-79% for the
+/// rule's choices then; docs/performance.md).
+using FloatBigSplitK1024 = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 0, 2, 1024>;
+/// Float split-K candidates with 8x8 register tiles (ladder): 64x64 (two warps, six teams per
+/// SM), 128x64 and 64x128 (four warps, three teams per SM).
+using FloatSmall8x8SplitK = GpuTile<64, 64, 8, 32, 64, 8, 8, 2, true, 0, 6, 1024>;
+using FloatTallSplitK = GpuTile<128, 64, 8, 32, 64, 8, 8, 2, true, 0, 3, 1024>;
+using FloatWideSplitK = GpuTile<64, 128, 8, 32, 64, 8, 8, 2, true, 0, 3, 1024>;
 /// Double, the big tile: 8x8 register tiles in 128-thread teams with K steps
 /// of 8 (the FP64 accumulators take 128 registers; two teams per SM fit in
 /// 254 registers without spills), two scratch stages with the cross-tile
@@ -200,6 +210,7 @@ constexpr bool has_rule_tile(const RuleTile& t) {
 static_assert(detail::has_rule_tile<FloatBig>(rule_tiles::kFloatBig), "FloatBig vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatHuge>(rule_tiles::kFloatHuge), "FloatHuge vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSplitK>(rule_tiles::kFloatBigSplitK), "FloatSplitK vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatBigSplitK1024>(rule_tiles::kFloatBigSplitK1024), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmall>(rule_tiles::kFloatSmall), "FloatSmall vs shape_rule.hpp");
 static_assert(FloatSmall::min_blocks == rule_tiles::kFloatSmallTeamsPerSm, "FloatSmall's teams per SM vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmallSplitK>(rule_tiles::kFloatSmallSplitK), "vs shape_rule.hpp");
@@ -328,6 +339,12 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<FloatSplitK, Space, T>(R::big_splitk));
   v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
   v.push_back(warp_variant<FloatMidSplitK, Space, T>(R::mid_splitk));
+  v.push_back(warp_variant<FloatBigSplitK1024, Space, T>(R::big_splitk1024));
+  if constexpr (kLadderVariants) {  // call 19: best on one or two shapes each, not the rule's (docs/performance.md)
+    v.push_back(warp_variant<FloatSmall8x8SplitK, Space, T>());
+    v.push_back(warp_variant<FloatTallSplitK, Space, T>());
+    v.push_back(warp_variant<FloatWideSplitK, Space, T>());
+  }
   v.push_back(gemv_cols_variant<1, 8, 256, Space, T>(R::gemv_cols_1));
   v.push_back(gemv_cols_variant<8, 8, 256, Space, T>(R::gemv_cols_8));
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
