@@ -293,6 +293,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 4 cp.async stages";
+  const std::string kDeepBigSplit =
+      "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling their waves";
   const std::string kDeepMid =
       "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
   const std::vector<Case> cases{
@@ -302,7 +304,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // 128x16384x16384: 256 big tiles in one wave, 2 / 0.88 = 2.3, against 512 small in 2 (2.7).
       {true, 128, 16384, 16384, 132, C::dmma_deep, kDeep},
       {true, 16384, 128, 16384, 132, C::dmma_deep, kDeep},
-      {true, 256, 256, 262144, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // 256x256x262144: 2 x 4 = 8 128x64 tiles, use 1, x 256 slices = 2048 teams filling 8 waves of 264
+      // to 0.97: the deep big tile split by 1024 (128x128x131072: 2 tiles x 128 = 256 teams, 0.97).
+      {true, 256, 256, 262144, 132, C::dmma_deep_splitk, kDeepBigSplit},
       // 96x96x500000: the 96x96 DMMA split tile (one tile of 9216 cells against four 64x64, 489
       // teams >= 132); 108 SMs as well. 96x200x400000: 1 x 4 128x64 tiles (< 132), 8 64x64 tiles
       // (32768 cells) against 3 96x96 (27648).
@@ -317,19 +321,21 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // (96x96x134144: 131 slices), the split 64x64 deep tile.
       {true, 100, 100, 300000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 64, 64, 1048576, 132, C::dmma_small_splitk_deep, kDeepSplit},
-      {true, 128, 128, 131072, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 128, 128, 131072, 132, C::dmma_deep_splitk, kDeepBigSplit},
       {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 135168, 132, C::dmma_mid_splitk_deep, kDeepMid},
-      // Ragged waves of 64x64 tiles (1500x1500x8192, above): the 96x96 split tile (256 tiles, as
-      // many cells as 576 64x64 ones). 1200x1200x16384: 10 x 19 = 190 big tiles, one wave on 264
-      // slots (< 0.9 x 264, and K splits): not the big tile; 361 64x64 tiles in 2 waves against the
-      // split's 5776 teams in 22 (22 x 1024 / (2 x 16384) = 0.69 <= 0.8): split; 13 x 13 96x96 tiles
-      // cover 1.56e6 cells, more than 1.05 x the 64x64 tiles' 1.48e6: the 64x64 split tile.
-      {true, 1500, 1500, 8192, 132, C::dmma_mid_splitk_deep,
+      // 1500x1500x8192: 12 x 24 = 288 128x64 tiles, use 0.98, 2 waves of 264 filled to 0.55; x 8
+      // slices = 2304 teams filling 9 to 0.97: the deep big tile split by 1024. 1200x1200x16384: 10 x
+      // 19 = 190 tiles (use 0.93) < 0.9 x 264; 3040 teams fill 12 waves to 0.96: the same.
+      {true, 1500, 1500, 8192, 132, C::dmma_deep_splitk, kDeepBigSplit},
+      {true, 1200, 1200, 16384, 132, C::dmma_deep_splitk, kDeepBigSplit},
+      // 1050x1050x8192: 9 x 17 = 153 128x64 tiles, use 0.88 < 0.9: not split; 153 < 0.9 x 264 and K
+      // splits: not the big tile. 17 x 17 = 289 64x64 tiles in 2 waves of 264 (2 x 8192) against the
+      // split's 2312 teams in 9 (9 x 1024): 0.56 <= 0.8, ragged: split, on 11 x 11 96x96 tiles
+      // (1.12e6 cells against 1.18e6).
+      {true, 1050, 1050, 8192, 132, C::dmma_mid_splitk_deep,
        "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
        "4 cp.async stages"},
-      {true, 1200, 1200, 16384, 132, C::dmma_small_splitk_deep,
-       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves: K split by 1024, 4 cp.async stages"},
       // K <= 1024: no split at all.
       {true, 96, 96, 1024, 132, C::dmma_small, kDmmaSmall},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
@@ -374,7 +380,8 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
-           c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep;
+           c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
+           c == C::dmma_deep_splitk;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -437,17 +444,18 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_small);
           chosen.push_back(C::dmma_small_splitk);
         }
-        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): all four or none, and only with the others.
+        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): all five or none, and only with the others.
         const auto n_deep = std::count_if(all.begin(), all.end(), [](const auto& v) {
           return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep || v.rule == C::dmma_deep_k8 ||
-                 v.rule == C::dmma_mid_splitk_deep;
+                 v.rule == C::dmma_mid_splitk_deep || v.rule == C::dmma_deep_splitk;
         });
-        CHECK((n_deep == 0 || (n_deep == 4 && n_dmma == 3)));
-        if (n_deep == 4) {
+        CHECK((n_deep == 0 || (n_deep == 5 && n_dmma == 3)));
+        if (n_deep == 5) {
           chosen.push_back(C::dmma_deep);
           chosen.push_back(C::dmma_small_splitk_deep);
           chosen.push_back(C::dmma_deep_k8);
           chosen.push_back(C::dmma_mid_splitk_deep);
+          chosen.push_back(C::dmma_deep_splitk);
         }
       } else {
         chosen.push_back(C::huge);

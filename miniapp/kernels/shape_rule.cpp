@@ -114,6 +114,14 @@ constexpr double kBigMaxRaggedFill = 0.8;
 // ... and the least use of its tiles' cells: C that fills a 128x128 tile
 // to 56% (96x96, 192x192) takes the 96x96 split tile (96x96x500000: 129%).
 constexpr double kBigSplit1024MinUse = 0.75;
+// The deep DMMA tile split by 1024 (dmma_deep_splitk): the least use of its
+// tiles' cells and fill of its teams' waves (H200, call 21: 68-81% of cuBLAS
+// DGEMM where both were at least 0.93, against 62-72% for the rule's choice
+// then; 54-67% against 68-86% where the use was 0.61-0.86), and the most
+// fill of the unsplit tiles' waves where they are many (2500 x 2500 x 4096:
+// 800 tiles fill 4 waves to 0.76, 69.3% unsplit, 78.2% split).
+constexpr double kDmmaDeepSplitMinUse = 0.9;
+constexpr double kDmmaDeepSplitMinFill = 0.9;
 
 /// The fraction of its waves' slots that `teams` teams fill, `slots` at a time.
 double wave_fill(long teams, long slots) {
@@ -157,6 +165,18 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     const long tiles_mb = tiles_of(mb, m, n);
     const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
     const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(kDmmaTeamsPerSm * sms) && k_splits;
+    if (deep && k_splits) {
+      const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
+      const long slots = kDmmaTeamsPerSm * sms;
+      const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
+      const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
+      if (use_of(mb, tiles_mb, m, n) >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill &&
+          unsplit_short)
+        return chose(C::dmma_deep_splitk,
+                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling "
+                     "their waves",
+                     why);
+    }
     if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms && !big_sparse &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
             kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {

@@ -41,6 +41,7 @@ enum class GpuRuleChoice {
   dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
   dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
   big_splitk1024,  ///< float: the big tile, K split by 1024
+  dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -71,6 +72,7 @@ inline constexpr RuleTile kDoubleMmaBig{128, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmall{64, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
+inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -119,7 +121,12 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 /// at most 0.8 of the unsplit tile's); else the 64x64 DMMA tile. With `deep_tiles` as well (the
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
 /// on the in-tree Kokkos), the big tile and the split small tile are
-/// their deep forms (dmma_deep, dmma_small_splitk_deep), the big one on
+/// their deep forms (dmma_deep, dmma_small_splitk_deep), and before the
+/// big tile the deep big tile split by 1024 (dmma_deep_splitk) when K
+/// splits, M*N fills at least 90% of the 128x64 tiles, their teams (tiles x
+/// slices) fill their waves of 2*`sms` to at least 90%, and the unsplit
+/// tiles are fewer than `sms`, or than 90% of the slots, or fill their
+/// waves to less than 80%; the big one on
 /// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA

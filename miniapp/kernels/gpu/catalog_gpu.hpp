@@ -192,6 +192,10 @@ using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3,
 /// teams per SM; BK = 16 there spills (ptxas, CUDA 13.0: 3 stages, m16n8k8
 /// 92/524 bytes, m16n8k4 80/404; one team per SM 210 registers, no spill).
 using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2, 4, true>;
+/// The deep big tile (dmma_deep's, m16n8k4, 3 cp.async stages) split by 1024: where M*N fills its
+/// tiles and their teams fill their waves (H200, 2026-11-24, call 21: 68-81% of cuBLAS DGEMM on
+/// 1000-2500 squares with K of 4096-100000 and 256 x 256 x 262144; docs/performance.md).
+using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 3, true>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -232,6 +236,7 @@ static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles:
               "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepSplitK>(rule_tiles::kDoubleMmaBigSplitK), "vs shape_rule.hpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -476,6 +481,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
+    v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
   }
 }
