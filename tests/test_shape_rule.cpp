@@ -406,6 +406,19 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   CHECK(n_dmma > n_shapes / 8);  // the grid does reach the tensor-core choices (288 of 864 shapes)
 }
 
+TEST_CASE("split_wave_time: waves of teams x one team's share of its SM", "[rule]") {
+  namespace rt = mmapp::rule_tiles;
+  // 1500x1500x8192 double on 132 SMs, two teams per SM (264 slots): 24 x 24 = 576 64x64 tiles in
+  // ceil(576 / 264) = 3 waves of K 8192; split by 1024, 8 slices of 1024: 4608 teams in 18 waves.
+  CHECK(mmapp::split_wave_time(rt::kDoubleMmaSmall, 1500, 1500, 8192, 2, 132, 8) == 3.0 * 2 * 64 * 64 * 8192);
+  CHECK(mmapp::split_wave_time(rt::kDoubleMmaSmallSplitK, 1500, 1500, 8192, 2, 132, 8) ==
+        18.0 * 2 * 64 * 64 * 1024);
+  // K = 2049 by 1024: 3 slices of splitk_chunk's 704; 9 x 17 = 153 tiles x 3 = 459 teams, 2 waves.
+  CHECK(mmapp::split_wave_time(rt::kDoubleMmaSmallSplitK, 513, 1025, 2049, 2, 132, 8) == 2.0 * 2 * 64 * 64 * 704);
+  // K <= the chunk: one slice of K; a partial wave costs a whole one (1 tile on 132 x 4 slots).
+  CHECK(mmapp::split_wave_time(rt::kFloatSmallSplitK, 10, 10, 1000, 4, 132, 4) == 1.0 * 4 * 64 * 64 * 1000);
+}
+
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
   std::string why = "unset";
   CHECK(mmapp::host_rule_takes_rows(1, 8, &why));
