@@ -20,6 +20,15 @@ double use_of(const RuleTile& t, long tiles, long m, long n) {
   return double(m) * double(n) / (double(tiles) * t.bm * t.bn);
 }
 
+/// Waves of `teams` teams, `slots` at a time.
+long waves_of(long teams, long slots) { return (teams + slots - 1) / slots; }
+
+/// The fraction of its waves' slots that `teams` teams fill, `slots` at a time.
+double wave_fill(long teams, long slots) {
+  const long waves = waves_of(teams, slots);
+  return waves > 0 ? double(teams) / double(waves * slots) : 1.0;
+}
+
 /// The rule's choice and its reason for the report.
 GpuRuleChoice chose(GpuRuleChoice c, const std::string& rule, std::string* why) {
   if (why) *why = "shape rule: " + rule;
@@ -46,9 +55,7 @@ GpuRuleChoice gemv_like(bool is_double, long m, long n, std::string* why) {
 bool huge_fits(long m, long n, long k, long sms) {
   const RuleTile& h = rule_tiles::kFloatHuge;
   const long tiles = tiles_of(h, m, n);
-  const long waves = (tiles + sms - 1) / sms;
-  const double fill = double(tiles) / double(waves * sms);
-  return use_of(h, tiles, m, n) >= 0.75 && fill >= 0.9 && k >= 512;
+  return use_of(h, tiles, m, n) >= 0.75 && wave_fill(tiles, sms) >= 0.9 && k >= 512;
 }
 
 // The DMMA tiles' measured fraction of cuBLAS DGEMM on large squares (one
@@ -123,25 +130,17 @@ constexpr double kBigSplit1024MinUse = 0.75;
 constexpr double kDmmaDeepSplitMinUse = 0.9;
 constexpr double kDmmaDeepSplitMinFill = 0.9;
 
-/// The fraction of its waves' slots that `teams` teams fill, `slots` at a time.
-double wave_fill(long teams, long slots) {
-  const long waves = (teams + slots - 1) / slots;
-  return waves > 0 ? double(teams) / double(waves * slots) : 1.0;
-}
-
 }  // namespace
 
 double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem) {
   const int slices = t.split_kc > 0 ? splitk_slices(m, n, k, t.split_kc, elem) : 1;
-  const long k_slice = slices > 1 ? splitk_chunk(k, t.split_kc, slices) : k;
-  const long slots = teams_per_sm * sms;
-  const long waves = (tiles_of(t, m, n) * slices + slots - 1) / slots;
-  return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) * double(k_slice);
+  const long waves = waves_of(tiles_of(t, m, n) * slices, teams_per_sm * sms);
+  return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) *
+         double(splitk_chunk(k, t.split_kc, slices));
 }
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
-  const long slots = kDmmaTeamsPerSm * sms;
-  const long waves = (tiles_of(t, m, n) + slots - 1) / slots;
+  const long waves = waves_of(tiles_of(t, m, n), kDmmaTeamsPerSm * sms);
   return double(waves) * (double(t.bm) * t.bn / (64.0 * 64.0)) / efficiency;
 }
 
@@ -163,21 +162,21 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
     const long tiles_mb = tiles_of(mb, m, n);
+    const double use_mb = use_of(mb, tiles_mb, m, n);
+    const long slots = kDmmaTeamsPerSm * sms;
     const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
-    const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(kDmmaTeamsPerSm * sms) && k_splits;
+    const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(slots) && k_splits;
     if (deep && k_splits) {
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
-      const long slots = kDmmaTeamsPerSm * sms;
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
-      if (use_of(mb, tiles_mb, m, n) >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill &&
-          unsplit_short)
+      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short)
         return chose(C::dmma_deep_splitk,
                      "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling "
                      "their waves",
                      why);
     }
-    if (use_of(mb, tiles_mb, m, n) >= 0.5 && tiles_mb >= sms && !big_sparse &&
+    if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
             kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
       if (deep && k <= kDmmaShortK)
@@ -192,7 +191,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // Split where the 64x64 tiles leave team slots empty, or (ragged) fill
     // them but end in a wave so partial that the split's waves are faster
     // (1500 x 1500 x 8192: 576 tiles on 264 slots, 2.2 waves in 3).
-    const bool few = tiles_ms < kDmmaTeamsPerSm * sms;
+    const bool few = tiles_ms < slots;
     const bool ragged = !few && split_wave_time(ms, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
                                     kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
     if ((few || ragged) && k_splits) {
@@ -241,20 +240,23 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                    why);
     return chose(C::small_splitk, (few ? "few 64x64 tiles" : tiles + " in ragged waves") + ": K split by 1024", why);
   };
-  if (use_of(big, tiles, m, n) >= 0.5) {
+  const double big_use = use_of(big, tiles, m, n);
+  if (big_use >= 0.5) {
+    // The big tile split by 4096: its teams, and the count they must reach.
+    const long teams_4k = tiles * splitk_slices(m, n, k, big_split.split_kc, elem);
+    const long split_enough = std::max(enough, (3 * sms + 1) / 2);
     if (!is_double) {
       const long slots = 2 * sms;  // the big tile's teams per SM: two
       const RuleTile& b1k = rt::kFloatBigSplitK1024;
       const long teams_1k = tiles * splitk_slices(m, n, k, b1k.split_kc, elem);
-      const long teams_4k = tiles * splitk_slices(m, n, k, big_split.split_kc, elem);
       const bool fills_1k = teams_1k > tiles && wave_fill(teams_1k, slots) >= kBigSplit1024MinFill &&
-                            use_of(big, tiles, m, n) >= kBigSplit1024MinUse;
+                            big_use >= kBigSplit1024MinUse;
       // At most one full wave and a ragged one: with more, the last wave weighs less (3072^3: 576
       // tiles in 3 waves of 264, 87.9% of cuBLAS SGEMM unsplit against 84.9% split, call 20).
       const bool big_ragged =
           tiles >= enough && tiles <= 2 * slots && wave_fill(tiles, slots) < kBigMaxRaggedFill;
-      const bool split_4k_short = tiles < enough && (teams_4k < std::max(enough, (3 * sms + 1) / 2) ||
-                                                     wave_fill(teams_4k, slots) < kBigSplit1024MinFill);
+      const bool split_4k_short =
+          tiles < enough && (teams_4k < split_enough || wave_fill(teams_4k, slots) < kBigSplit1024MinFill);
       if (fills_1k && (big_ragged || split_4k_short))
         return chose(C::big_splitk1024,
                      big_ragged ? "128x128 tiles in ragged waves: K split by 1024, the teams filling their waves"
@@ -266,8 +268,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       if (split_beats(big, 2, kSplitWaveGainFromBig)) return split_choice(false, big_name + " tiles");
       return chose(C::big, big_name + " tiles", why);
     }
-    const long split_enough = std::max(enough, (3 * sms + 1) / 2);
-    if (tiles * splitk_slices(m, n, k, big_split.split_kc, elem) >= split_enough)
+    if (teams_4k >= split_enough)
       return chose(C::big_splitk, "few " + big_name + " tiles: K split by 4096", why);
   }
   // The float small tile runs kFloatSmallTeamsPerSm teams per SM: fewer tiles than that leave SMs

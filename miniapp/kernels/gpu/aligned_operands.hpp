@@ -67,13 +67,18 @@ constexpr bool operand_aligned_or_copied(const long rows, const long cols, const
 
 namespace detail {
 
-/// The bytes of an operand copy (operand_copied): `rows` rows of `cols`
-/// elements at a pitch of round_up(cols, chunk), rounded up to 256 bytes;
-/// 0 when the operand is not copied.
+/// The bytes of a copy of a `rows` x `cols` operand at a pitch of
+/// round_up(cols, chunk), rounded up to 256 bytes (the next copy's start).
+template <class T>
+std::size_t padded_copy_bytes(const long rows, const long cols) {
+  return std::size_t(round_up(rows * round_up(cols, Chunk16<T>::width) * long(sizeof(T)), 256));
+}
+
+/// The bytes of an operand copy (operand_copied): padded_copy_bytes; 0 when
+/// the operand is not copied.
 template <class T>
 std::size_t operand_copy_bytes(const long rows, const long cols, const long reuse) {
-  if (!operand_copied<T>(rows, cols, reuse)) return 0;
-  return std::size_t(round_up(rows * round_up(cols, Chunk16<T>::width) * long(sizeof(T)), 256));
+  return operand_copied<T>(rows, cols, reuse) ? padded_copy_bytes<T>(rows, cols) : 0;
 }
 
 }  // namespace detail
@@ -114,7 +119,7 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
                             char* const base, const std::size_t have, std::size_t& at, const OperandView<T> fallback) {
   constexpr long vw = Chunk16<T>::width;
   const long pitch = round_up(cols, vw);
-  const std::size_t bytes = std::size_t(round_up(rows * pitch * long(sizeof(T)), 256));
+  const std::size_t bytes = padded_copy_bytes<T>(rows, cols);
   if (rows == 0 || cols == 0 || base == nullptr || at + bytes > have) return fallback;
   T* const dst = reinterpret_cast<T*>(base + at);
   at += bytes;

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -53,8 +54,7 @@ inline int splitk_slices(long m, long n, long k, int kc, std::size_t elem) {
 /// kc alone, like splitk_slices (the file comment's bits). k when slices <= 1.
 inline int splitk_chunk(long k, int kc, int slices) {
   if (slices <= 1) return int(k);
-  int g = 64;
-  while (kc % g != 0) g /= 2;
+  const int g = std::gcd(kc, 64);
   const long even = (k + slices - 1) / slices;
   return int(std::min<long>(kc, (even + g - 1) / g * g));
 }
