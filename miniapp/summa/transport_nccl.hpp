@@ -170,9 +170,10 @@ class NcclTransport : public PanelTransport<Space, T> {
 
   /// n elements at buf from `root` of `comm` to its other ranks, on the comm stream.
   void broadcast(const NcclComm& comm, T* buf, long n, int root, const std::string& what) {
-    ncclResult_t r = ncclBroadcast(buf, buf, size_t(n), nccl_type<T>(), root, comm.get(), comm_stream_);
-    if (r == ncclSuccess && nccl_fault("bcast")) nccl_fail("NCCL " + what + ": injected by MMAPP_TEST_NCCL_FAULT");
-    nccl_check(r, comm.get(), "ncclBroadcast (SUMMA " + what + ")");
+    // The communicators are non-blocking: the call may answer ncclInProgress, which nccl_check waits out.
+    nccl_check(ncclBroadcast(buf, buf, size_t(n), nccl_type<T>(), root, comm.get(), comm_stream_), comm.get(),
+               "ncclBroadcast (SUMMA " + what + ")");
+    if (nccl_fault("bcast")) nccl_fail("NCCL " + what + ": injected by MMAPP_TEST_NCCL_FAULT");
   }
 
   /// The MMAPP_TEST_NCCL_FAULT=R:hang rank: stops before its first
