@@ -13,6 +13,7 @@
 #include "kernels/kernel_names.hpp"
 #include "kernels/shape_rule.hpp"
 
+#include <catch2/catch_approx.hpp>
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
@@ -52,6 +53,8 @@ const std::string kSmallRaggedBigD = "shape rule: 64x128 tiles in ragged waves: 
 const std::string kSmallRagged = "shape rule: 64x64 tiles in ragged waves: K split by 1024";
 const std::string kBig1kRagged = "shape rule: 128x128 tiles in ragged waves: K split by 1024, the teams filling their waves";
 const std::string kBig1kFew = "shape rule: few 128x128 tiles: K split by 1024, the teams filling their waves";
+const std::string kBig640Few = "shape rule: few 128x128 tiles: K split by 640, the teams filling their waves";
+const std::string kBig640Ragged = "shape rule: 128x128 tiles in ragged waves: K split by 640, the teams filling their waves";
 
 /// Each case's choice and reason from gpu_shape_rule with the catalog flags
 /// `tensor_cores` and `deep_tiles` (the SIMT rule by default).
@@ -120,10 +123,13 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
       // above 0.65, big. Nor the big tile split by 1024: the big tiles make more than two waves.
       {false, 3072, 3072, 3072, 132, C::big, kBigF},
       // 1500x1500x8192: 12 x 12 = 144 big tiles >= 132, one wave on 264 slots filled to 0.55 < 0.8,
-      // use 0.98; split by 1024, 1152 teams fill 5 waves to 0.87 >= 0.85: the big tile split by 1024.
-      // 2500x2500x4096: 400 tiles, 2 waves filled to 0.76; 1600 teams fill 7 to 0.87: the same.
+      // use 0.98. The chunk (split_wave_time + splitk_reduce_time, units of 1e6): 1024, 8 slices,
+      // 1152 teams in 5 waves (fill 0.87 >= 0.85): 5 x 2 x 16384 x 1024 = 167.8, + 6 x 9 x 1500^2 x
+      // 4 / 132 = 3.7; 640, 13 slices, 1872 teams in 8 waves: 167.8 + 5.7. Split by 1024.
+      // 2500x2500x4096: 400 tiles, 2 waves filled to 0.76; 1024: 1600 teams in 7 waves, 234.9 +
+      // 5.7; 640: 7 slices, 2800 teams in 11 waves (0.96), 230.7 + 9.1, the least: split by 640.
       {false, 1500, 1500, 8192, 132, C::big_splitk1024, kBig1kRagged},
-      {false, 2500, 2500, 4096, 132, C::big_splitk1024, kBig1kRagged},
+      {false, 2500, 2500, 4096, 132, C::big_splitk640, kBig640Ragged},
       // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
       // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
       {false, 129, 33792, 1024, 132, C::big, kBigF},
@@ -157,18 +163,26 @@ TEST_CASE("GPU shape rule: the big tile, split by 4096 where it has too few tile
       // 4 = 32 tiles (use 0.95) x 25 = 800 >= 264.
       {false, 500, 500, 100000, 132, C::big_splitk1024, kBig1kFew},
       {true, 500, 500, 100000, 132, C::big_splitk, kBigSplitD},
-      // Float 777x1234x4321 (N % 4 != 0): 7 x 10 = 70 tiles, use 0.84, 2 slices: 140 teams. 132 SMs:
-      // 140 < 198, and 13 x 20 = 260 64x64 tiles < 4 x 132 slots, 5 slices (96x96: 117 tiles cover
-      // more cells; 350 teams split by 1024 fill 2 waves to 0.66): small split. 80 SMs: 140 >=
-      // max(80, 120): big split. 1000x1000x8192: 64 big tiles x 2 < 198; x 8 slices of 1024 = 512
-      // teams filling 2 waves to 0.97: split by 1024. 2048x2048x8192: 128 huge tiles fill 97% of a
-      // wave: huge, before any split.
-      {false, 777, 1234, 4321, 132, C::small_splitk, kSmallSplit},
+      // Float 777x1234x4321 (N % 4 != 0): 7 x 10 = 70 tiles, use 0.84, 2 slices of 4096: 140 teams
+      // < 198. The chunk (units of 1e6): 1024, 5 slices of 896, 350 teams in 2 waves of 264 (fill
+      // 0.66): 2 x 2 x 16384 x 896 = 58.7, + 6 x 6 x 777 x 1234 x 4 / 132 = 1.0; 640, 7 slices of
+      // 640, 490 teams in 2 waves (0.93): 41.9 + 1.4, the least: split by 640. 80 SMs: 140 >=
+      // max(80, 120): big split by 4096. 1000x1000x8192: 64 big tiles x 2 < 198; 1024: 8 slices,
+      // 512 teams filling 2 waves to 0.97, 67.1 + 1.6; 640: 13 slices in 4 waves (0.79), 83.9 +
+      // 2.5: split by 1024. 2048x2048x8192: 128 huge tiles fill 97% of a wave: huge, before any
+      // split.
+      {false, 777, 1234, 4321, 132, C::big_splitk640, kBig640Few},
+      // 700x1300x5000: 6 x 11 = 66 big tiles, use 0.84, x 2 slices of 4096 = 132 < 198. 1024: 5
+      // slices, 330 teams in 2 waves (0.63), 67.1 + 1.0; 640: 8 slices, 528 teams filling 2 waves
+      // exactly, 41.9 + 1.3: split by 640 (H200, call 23: 90.1% of cuBLAS SGEMM, 78.5% by 1024).
+      {false, 700, 1300, 5000, 132, C::big_splitk640, kBig640Few},
       {false, 1000, 1000, 8192, 132, C::big_splitk1024, kBig1kFew},
-      // 1200x1200x16384: 100 big tiles x 4 slices of 4096 = 400 teams fill 2 waves to 0.76; x 16 of
-      // 1024, 7 to 0.87: split by 1024. 3000x200x5000: 24 x 2 = 48 big tiles, use 0.76; 240 teams of
-      // 1024 fill one wave to 0.91, 96 of 4096 are too few (< 198): split by 1024.
-      {false, 1200, 1200, 16384, 132, C::big_splitk1024, kBig1kFew},
+      // 1200x1200x16384: 100 big tiles x 4 slices of 4096 = 400 teams fill 2 waves to 0.76. The
+      // chunk: 1024, 16 slices in 7 waves (0.87), 234.9 + 4.4; 640, 26 slices, 2600 teams in 10
+      // waves (0.98), 209.7 + 7.1, the least: split by 640. 3000x200x5000: 24 x 2 = 48 big tiles,
+      // use 0.76; 96 teams of 4096 are too few (< 198); 1024: 240 teams fill one wave to 0.91, 33.6
+      // + 0.7; 640: 384 in 2 (0.73), 41.9 + 1.0: split by 1024.
+      {false, 1200, 1200, 16384, 132, C::big_splitk640, kBig640Few},
       {false, 3000, 200, 5000, 132, C::big_splitk1024, kBig1kFew},
       {false, 200, 3000, 5000, 132, C::big_splitk1024, kBig1kFew},
       {false, 2048, 2048, 8192, 132, C::huge, kHuge},
@@ -219,7 +233,10 @@ TEST_CASE("GPU shape rule: few small tiles split by 1024, 96x96 where it covers 
       // (65536) against 3 x 3 (82944): 64x64.
       {false, 161, 161, 200000, 132, C::mid_splitk, kMid},
       {false, 193, 193, 200000, 132, C::small_splitk, kSmallSplit},
-      // 64x64 and 128x128 C: exactly 64x64 tiles, fuller than 96x96 ones.
+      // 64x64 C: exactly 64x64 tiles, fuller than 96x96 ones (one big tile, use 1/4 < 3/4). 128x128
+      // float: one big tile, use 1. Its chunk: 1024, 128 teams, no more than the SMs, one per SM:
+      // 1 x 16384 x 1024 = 16.8 (+ 0.4); 640, 205 teams in one wave of 264, 2 x 16384 x 640 = 21.0:
+      // 1024, whose 128 teams fill 0.48 < 0.85 of the slots: no big split; the 64x64 split.
       {false, 64, 64, 1048576, 132, C::small_splitk, kSmallSplit},
       {false, 128, 128, 131072, 132, C::small_splitk, kSmallSplit},
       {true, 128, 128, 131072, 132, C::small_splitk, kSmallSplit},  // 2 x 1 big tiles x 32 = 64 < 264
@@ -417,6 +434,17 @@ TEST_CASE("split_wave_time: waves of teams x one team's share of its SM", "[rule
   CHECK(mmapp::split_wave_time(rt::kDoubleMmaSmallSplitK, 513, 1025, 2049, 2, 132, 8) == 2.0 * 2 * 64 * 64 * 704);
   // K <= the chunk: one slice of K; a partial wave costs a whole one (1 tile on 132 x 4 slots).
   CHECK(mmapp::split_wave_time(rt::kFloatSmallSplitK, 10, 10, 1000, 4, 132, 4) == 1.0 * 4 * 64 * 64 * 1000);
+  // 777x1234x4321 float by 640: 7 slices of 640, 70 tiles x 7 = 490 teams, 2 waves of 264.
+  CHECK(mmapp::split_wave_time(rt::kFloatBigSplitK640, 777, 1234, 4321, 2, 132, 4) == 2.0 * 2 * 128 * 128 * 640);
+}
+
+TEST_CASE("splitk_reduce_time: the reduction's traffic in multiply-adds per SM", "[rule]") {
+  // (slices + 1) partials and C of m x n elements, 6 multiply-adds per byte, over the SMs.
+  CHECK(mmapp::splitk_reduce_time(777, 1234, 7, 132, 4) == Catch::Approx(6.0 * 8 * 777 * 1234 * 4 / 132));
+  CHECK(mmapp::splitk_reduce_time(100, 100, 2, 100, 8) == Catch::Approx(6.0 * 3 * 100 * 100 * 8 / 100));
+  // Unsplit: no reduction.
+  CHECK(mmapp::splitk_reduce_time(777, 1234, 1, 132, 4) == 0.0);
+  CHECK(mmapp::splitk_reduce_time(777, 1234, 0, 132, 4) == 0.0);
 }
 
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
@@ -444,7 +472,8 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
     if constexpr (!mmapp::is_host_space_v<Space>) {
       std::vector<C> chosen{C::gemv_dot, C::gemv_cols_1, C::gemv_cols_8, C::gemv_rows_1, C::small_splitk,
                             C::big, C::big_splitk, C::small, C::mid_splitk};
-      if constexpr (std::is_same_v<T, float>) chosen.push_back(C::big_splitk1024);
+      if constexpr (std::is_same_v<T, float>)
+        for (const C c : {C::big_splitk1024, C::big_splitk640}) chosen.push_back(c);
       if constexpr (std::is_same_v<T, double>) {
         chosen.push_back(C::gemv_rows_4);
         // The DMMA variants: all three or none (a build for sm_80 and later has them).

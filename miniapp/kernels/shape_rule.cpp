@@ -117,6 +117,8 @@ constexpr double kDmmaBigMinFill = 0.9;
 // cuBLAS SGEMM at fills of 0.87-0.97 where those filled 0.55-0.76 and ran
 // at 9-72%).
 constexpr double kBigSplit1024MinFill = 0.85;
+// splitk_reduce_time's multiply-adds per byte (shape_rule.hpp).
+constexpr double kSplitReduceFmaPerByte = 6.0;
 constexpr double kBigMaxRaggedFill = 0.8;
 // ... and the least use of its tiles' cells: C that fills a 128x128 tile
 // to 56% (96x96, 192x192) takes the 96x96 split tile (96x96x500000: 129%).
@@ -137,6 +139,11 @@ double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per
   const long waves = waves_of(tiles_of(t, m, n) * slices, teams_per_sm * sms);
   return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) *
          double(splitk_chunk(k, t.split_kc, slices));
+}
+
+double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem) {
+  if (slices <= 1) return 0.0;
+  return kSplitReduceFmaPerByte * double(slices + 1) * double(m) * double(n) * double(elem) / double(sms);
 }
 
 double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double efficiency) {
@@ -247,9 +254,26 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     const long split_enough = std::max(enough, (3 * sms + 1) / 2);
     if (!is_double) {
       const long slots = 2 * sms;  // the big tile's teams per SM: two
-      const RuleTile& b1k = rt::kFloatBigSplitK1024;
-      const long teams_1k = tiles * splitk_slices(m, n, k, b1k.split_kc, elem);
-      const bool fills_1k = teams_1k > tiles && wave_fill(teams_1k, slots) >= kBigSplit1024MinFill &&
+      // The chunk, 1024 or 640: the split whose waves and reduction are estimated least, 1024 on a
+      // tie (700 x 1300 x 5000: 66 tiles x 8 slices of 640 fill 2 waves of 264 exactly, x 5 of
+      // 1024 3 waves to 0.83). Teams no more than the SMs run one per SM, each at about the
+      // pair's speed (128 x 128 x 131072: 128 teams of 1024 at 99.3% of cuBLAS SGEMM, 205 of 640
+      // at 84.6%; H200, 2026-11-24, call 23).
+      struct Fit {
+        const RuleTile* tile;
+        GpuRuleChoice choice;
+      };
+      const Fit fits[] = {{&rt::kFloatBigSplitK1024, C::big_splitk1024}, {&rt::kFloatBigSplitK640, C::big_splitk640}};
+      const auto estimate = [&](const Fit& f) {
+        const int s = splitk_slices(m, n, k, f.tile->split_kc, elem);
+        const long spm = tiles * s <= sms ? 1 : 2;
+        return split_wave_time(*f.tile, m, n, k, spm, sms, elem) + splitk_reduce_time(m, n, s, sms, elem);
+      };
+      Fit fit = fits[0];
+      for (const Fit& f : fits)
+        if (estimate(f) < estimate(fit)) fit = f;
+      const long teams_fit = tiles * splitk_slices(m, n, k, fit.tile->split_kc, elem);
+      const bool fills_fit = teams_fit > tiles && wave_fill(teams_fit, slots) >= kBigSplit1024MinFill &&
                             big_use >= kBigSplit1024MinUse;
       // At most one full wave and a ragged one: with more, the last wave weighs less (3072^3: 576
       // tiles in 3 waves of 264, 87.9% of cuBLAS SGEMM unsplit against 84.9% split, call 20).
@@ -257,10 +281,10 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
           tiles >= enough && tiles <= 2 * slots && wave_fill(tiles, slots) < kBigMaxRaggedFill;
       const bool split_4k_short =
           tiles < enough && (teams_4k < split_enough || wave_fill(teams_4k, slots) < kBigSplit1024MinFill);
-      if (fills_1k && (big_ragged || split_4k_short))
-        return chose(C::big_splitk1024,
-                     big_ragged ? "128x128 tiles in ragged waves: K split by 1024, the teams filling their waves"
-                                : "few 128x128 tiles: K split by 1024, the teams filling their waves",
+      if (fills_fit && (big_ragged || split_4k_short))
+        return chose(fit.choice,
+                     (big_ragged ? "128x128 tiles in ragged waves: K split by " : "few 128x128 tiles: K split by ") +
+                         std::to_string(fit.tile->split_kc) + ", the teams filling their waves",
                      why);
     }
     if (tiles >= enough) {

@@ -41,6 +41,7 @@ enum class GpuRuleChoice {
   dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
   dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
   big_splitk1024,  ///< float: the big tile, K split by 1024
+  big_splitk640,   ///< float: the big tile, K split by 640
   dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
 };
 
@@ -58,6 +59,7 @@ inline constexpr RuleTile kFloatHuge{128, 256, 0};
 inline constexpr RuleTile kFloatBig{128, 128, 0};
 inline constexpr RuleTile kFloatBigSplitK{128, 128, 4096};
 inline constexpr RuleTile kFloatBigSplitK1024{128, 128, 1024};
+inline constexpr RuleTile kFloatBigSplitK640{128, 128, 640};
 inline constexpr RuleTile kFloatSmall{64, 64, 0};
 inline constexpr RuleTile kFloatSmallSplitK{64, 64, 1024};
 /// Teams per SM of the float small tile (its launch bounds: catalog_gpu.hpp's FloatSmall).
@@ -92,7 +94,10 @@ inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 ///     step 5's split tile where split_wave_time estimates it at most 0.65
 ///     of the big tile's time at two teams per SM: ragged waves); else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
-///     1.5*`sms`. Float, before these: the big tile split by 1024 when K
+///     1.5*`sms`. Float, before these: the big tile split by 1024 or 640
+///     (the chunk of least split_wave_time + splitk_reduce_time, at one
+///     team per SM where the teams are no more than the SMs; 1024 on a
+///     tie) when K
 ///     splits, M*N fills at least 3/4 of the big tiles and its teams (tiles
 ///     x slices) fill their waves of 2*`sms` to at least 85%, where the
 ///     unsplit big tiles (at least `sms`, at most two waves) fill theirs to
@@ -153,6 +158,15 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
 /// Guide", section "Wave Quantization"). Used to split K where a tile's teams
 /// fill the slots but end in a ragged wave (gpu_shape_rule).
 double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem);
+
+/// The rule's estimate of splitk_reduce's time for `slices` partial m x n
+/// tiles of `elem`-byte elements on `sms` SMs, in split_wave_time's units
+/// (multiply-adds per SM): its (slices + 1) x m x n x elem bytes of traffic
+/// (each partial read, C written) at the device's memory bandwidth, times
+/// the multiply-adds per byte the float big tile runs at that bandwidth
+/// (kSplitReduceFmaPerByte: 23.5e12 multiply-adds per second, 47 TFLOP/s
+/// on an H200, over about 4 TB/s: 6), over `sms`; 0 when slices <= 1.
+double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem);
 
 /// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
 /// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:

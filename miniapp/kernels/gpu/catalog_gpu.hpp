@@ -65,6 +65,10 @@ using FloatMidSplitK = GpuTile<96, 96, 16, 32, 48, 4, 12, 2, true, 0, 2, 1024>;
 /// 8192, 2500 x 2500 x 4096, 1000 x 1000 x 8192 and 3000 x 200 x 5000, against 72-79% for the
 /// rule's choices then; docs/performance.md).
 using FloatBigSplitK1024 = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 0, 2, 1024>;
+/// The same split by 640: the shape rule takes the chunk whose teams' waves and reduction it
+/// estimates least (split_wave_time, splitk_reduce_time): 700 x 1300 x 5000, 66 tiles x 8 slices
+/// of 640 in 2 waves of 264, 89.7% of cuBLAS SGEMM against 78.5% split by 1024 (H200, call 23).
+using FloatBigSplitK640 = GpuTile<128, 128, 8, 32, 64, 8, 8, 2, true, 0, 2, 640>;
 /// Float split-K candidates with 8x8 register tiles (ladder): 64x64 (two warps, six teams per
 /// SM), 128x64 and 64x128 (four warps, three teams per SM).
 using FloatSmall8x8SplitK = GpuTile<64, 64, 8, 32, 64, 8, 8, 2, true, 0, 6, 1024>;
@@ -215,6 +219,7 @@ static_assert(detail::has_rule_tile<FloatBig>(rule_tiles::kFloatBig), "FloatBig 
 static_assert(detail::has_rule_tile<FloatHuge>(rule_tiles::kFloatHuge), "FloatHuge vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSplitK>(rule_tiles::kFloatBigSplitK), "FloatSplitK vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatBigSplitK1024>(rule_tiles::kFloatBigSplitK1024), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatBigSplitK640>(rule_tiles::kFloatBigSplitK640), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmall>(rule_tiles::kFloatSmall), "FloatSmall vs shape_rule.hpp");
 static_assert(FloatSmall::min_blocks == rule_tiles::kFloatSmallTeamsPerSm, "FloatSmall's teams per SM vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmallSplitK>(rule_tiles::kFloatSmallSplitK), "vs shape_rule.hpp");
@@ -345,6 +350,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
   v.push_back(warp_variant<FloatMidSplitK, Space, T>(R::mid_splitk));
   v.push_back(warp_variant<FloatBigSplitK1024, Space, T>(R::big_splitk1024));
+  v.push_back(warp_variant<FloatBigSplitK640, Space, T>(R::big_splitk640));
   if constexpr (kLadderVariants) {  // call 19: best on one or two shapes each, not the rule's (docs/performance.md)
     v.push_back(warp_variant<FloatSmall8x8SplitK, Space, T>());
     v.push_back(warp_variant<FloatTallSplitK, Space, T>());
