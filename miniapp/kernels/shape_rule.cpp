@@ -111,18 +111,18 @@ constexpr double kSplitWaveGainFromBig = 0.65;
 // slots ran at 43.9% of cuBLAS DGEMM (call 18), 128 x 16384 x 16384's 256
 // at 92.7% (call 12).
 constexpr double kDmmaBigMinFill = 0.9;
-// Float's big tile split by 1024 (gpu_shape_rule, step 4): the least fill of
+// Float's big tile split by 1024 or 640 (gpu_shape_rule, step 4): the least fill of
 // its teams' waves, and the most fill of the unsplit big tiles' waves or of
 // the split by 4096's where it replaces them (H200, calls 19-20: 79-84% of
 // cuBLAS SGEMM at fills of 0.87-0.97 where those filled 0.55-0.76 and ran
 // at 9-72%).
-constexpr double kBigSplit1024MinFill = 0.85;
-// splitk_reduce_time's multiply-adds per byte (shape_rule.hpp).
-constexpr double kSplitReduceFmaPerByte = 6.0;
+constexpr double kBigSplitMinFill = 0.85;
 constexpr double kBigMaxRaggedFill = 0.8;
 // ... and the least use of its tiles' cells: C that fills a 128x128 tile
 // to 56% (96x96, 192x192) takes the 96x96 split tile (96x96x500000: 129%).
-constexpr double kBigSplit1024MinUse = 0.75;
+constexpr double kBigSplitMinUse = 0.75;
+// splitk_reduce_time's multiply-adds per byte (shape_rule.hpp).
+constexpr double kSplitReduceFmaPerByte = 6.0;
 // The deep DMMA tile split by 1024 (dmma_deep_splitk): the least use of its
 // tiles' cells and fill of its teams' waves (H200, call 21: 68-81% of cuBLAS
 // DGEMM where both were at least 0.93, against 62-72% for the rule's choice
@@ -255,10 +255,10 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (!is_double) {
       const long slots = 2 * sms;  // the big tile's teams per SM: two
       // The chunk, 1024 or 640: the split whose waves and reduction are estimated least, 1024 on a
-      // tie (700 x 1300 x 5000: 66 tiles x 8 slices of 640 fill 2 waves of 264 exactly, x 5 of
-      // 1024 3 waves to 0.83). Teams no more than the SMs run one per SM, each at about the
-      // pair's speed (128 x 128 x 131072: 128 teams of 1024 at 99.3% of cuBLAS SGEMM, 205 of 640
-      // at 84.6%; H200, 2026-11-24, call 23).
+      // tie (700 x 1300 x 5000: 66 tiles x 8 slices of 640 fill 2 waves of 264 exactly, x 5
+      // slices of 1024 fill 2 waves to 0.63). Teams no more than the SMs run one per SM, each at
+      // about the pair's speed (128 x 128 x 131072: 128 teams of 1024 at 99.3% of cuBLAS SGEMM,
+      // 205 of 640 at 84.6%; H200, 2026-11-24, call 23).
       struct Fit {
         const RuleTile* tile;
         GpuRuleChoice choice;
@@ -273,14 +273,14 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       for (const Fit& f : fits)
         if (estimate(f) < estimate(fit)) fit = f;
       const long teams_fit = tiles * splitk_slices(m, n, k, fit.tile->split_kc, elem);
-      const bool fills_fit = teams_fit > tiles && wave_fill(teams_fit, slots) >= kBigSplit1024MinFill &&
-                            big_use >= kBigSplit1024MinUse;
+      const bool fills_fit = teams_fit > tiles && wave_fill(teams_fit, slots) >= kBigSplitMinFill &&
+                            big_use >= kBigSplitMinUse;
       // At most one full wave and a ragged one: with more, the last wave weighs less (3072^3: 576
       // tiles in 3 waves of 264, 87.9% of cuBLAS SGEMM unsplit against 84.9% split, call 20).
       const bool big_ragged =
           tiles >= enough && tiles <= 2 * slots && wave_fill(tiles, slots) < kBigMaxRaggedFill;
       const bool split_4k_short =
-          tiles < enough && (teams_4k < split_enough || wave_fill(teams_4k, slots) < kBigSplit1024MinFill);
+          tiles < enough && (teams_4k < split_enough || wave_fill(teams_4k, slots) < kBigSplitMinFill);
       if (fills_fit && (big_ragged || split_4k_short))
         return chose(fit.choice,
                      (big_ragged ? "128x128 tiles in ragged waves: K split by " : "few 128x128 tiles: K split by ") +

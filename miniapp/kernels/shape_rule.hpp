@@ -97,8 +97,7 @@ inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 ///     1.5*`sms`. Float, before these: the big tile split by 1024 or 640
 ///     (the chunk of least split_wave_time + splitk_reduce_time, at one
 ///     team per SM where the teams are no more than the SMs; 1024 on a
-///     tie) when K
-///     splits, M*N fills at least 3/4 of the big tiles and its teams (tiles
+///     tie) when K splits, M*N fills at least 3/4 of the big tiles and its teams (tiles
 ///     x slices) fill their waves of 2*`sms` to at least 85%, where the
 ///     unsplit big tiles (at least `sms`, at most two waves) fill theirs to
 ///     less than 80%, or are fewer than `sms` and the split by 4096 makes
