@@ -230,18 +230,18 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const long small_slots = small_spm * sms;
   const RuleTile& mid_split = is_double ? rt::kDoubleMidSplitK : rt::kFloatMidSplitK;
   const bool small_splits = tiles64 * splitk_slices(m, n, k, small_split.split_kc, elem) > tiles64;
+  const bool mid = mid_split_pays(mid_split, small_split, m, n, k, elem, sms);  // step 5's split: 96x96, else 64x64
   // Step 5's split, where it is estimated faster than `unsplit` (at `spm` teams per SM) by
   // kSplitWaveGain: the 96x96 or the 64x64 tile split by 1024.
   auto split_beats = [&](const RuleTile& unsplit, const long spm, const double gain) {
     if (!small_splits) return false;
-    const bool mid = mid_split_pays(mid_split, small_split, m, n, k, elem, sms);
     const double t_split = mid ? split_wave_time(mid_split, m, n, k, 2, sms, elem)
                                : split_wave_time(small_split, m, n, k, small_spm, sms, elem);
     return t_split <= gain * split_wave_time(unsplit, m, n, k, spm, sms, elem);
   };
   // Step 5's split tile; `few`: its reason's words for fewer tiles than slots, else ragged waves of `tiles`.
   auto split_choice = [&](const bool few, const std::string& tiles) {
-    if (mid_split_pays(mid_split, small_split, m, n, k, elem, sms))
+    if (mid)
       return chose(C::mid_splitk,
                    (few ? "few tiles" : tiles + " in ragged waves") + ", 96x96 no emptier than 64x64: K split by 1024",
                    why);
@@ -270,8 +270,9 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         return split_wave_time(*f.tile, m, n, k, spm, sms, elem) + splitk_reduce_time(m, n, s, sms, elem);
       };
       Fit fit = fits[0];
+      double fit_time = estimate(fit);
       for (const Fit& f : fits)
-        if (estimate(f) < estimate(fit)) fit = f;
+        if (const double t = estimate(f); t < fit_time) fit = f, fit_time = t;
       const long teams_fit = tiles * splitk_slices(m, n, k, fit.tile->split_kc, elem);
       const bool fills_fit = teams_fit > tiles && wave_fill(teams_fit, slots) >= kBigSplitMinFill &&
                             big_use >= kBigSplitMinUse;
