@@ -19,6 +19,7 @@
 //    the CTest entry unit_warp_host (OMP_NUM_THREADS=64).
 // What the host cannot show: that the hardware's layouts are the ones
 // written here (the device run does: tests/test_kernels.cpp, [tensor-core]).
+#include <algorithm>
 #include "gemm_check.hpp"
 #include "kernels/gpu/tiled_gpu_mma.hpp"
 
@@ -32,6 +33,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include "kernels/gpu/tiled_gpu_wgmma.hpp"
 #include <vector>
 
 namespace {
@@ -572,4 +574,111 @@ TEST_CASE("kperm: the tensor-core GEMM with the K permutation on the host backen
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1, false, true>, float>();
   check_mma_kernel<GpuMmaTile<32, 16, 16, 32, 8, 0, 0, 2, 0, 1, false, true>, float>();
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 0, 0, 0, 2, false, true>, float>();
+}
+
+namespace {
+
+/// One K tile of a gemm_tiled_wgmma team on the host, every thread of the
+/// team in turn: WgmmaLoader's fetch (from an m x k A and k x n B, block
+/// tile at (0, 0), K range [0, kt)) and split store to a stage poisoned with
+/// NaN, then per warpgroup, warp and lane the kernel's twelve wgmma through
+/// L's descriptors, emulated from the stage (wgmma_tf32_emulate: the
+/// descriptor's fields, the 128-byte swizzle) into the lane's accumulators
+/// at wgmma_d_row / wgmma_d_col, C = acc + dc 2^-11 against the double
+/// product of A and B. A misplaced store, a wrong descriptor or fragment
+/// map gives a wrong element or a NaN (a byte never stored). Bound: each
+/// operand held to ~22 bits (tf32_split), 2^-20 sum |a||b| with margin.
+/// Returns the elements outside it.
+template <class Cfg>
+long wgmma_tile_bad(const long m, const long n, const long k, const int kt, const long lda, const long ldb,
+                    std::mt19937_64& rng) {
+  using L = mmapp::detail::WgmmaLoader<Cfg>;
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(std::size_t(m * lda + 4)), b(std::size_t(k * ldb + 4));
+  for (auto& x : a) x = dist(rng);
+  for (auto& x : b) x = dist(rng);
+  mmapp::detail::WarpGemmParams<float> p{};
+  p.A = a.data();
+  p.B = b.data();
+  p.lda = lda;
+  p.ldb = ldb;
+  p.M = int(m);
+  p.N = int(n);
+  p.vec_a = lda % 4 == 0;
+  p.vec_b = ldb % 4 == 0;
+  // A 1024-byte aligned stage, as the kernel's.
+  std::vector<unsigned char> buf(std::size_t(Cfg::stage_bytes) + 1024);
+  unsigned char* const stage = buf.data() + (1024 - reinterpret_cast<std::uintptr_t>(buf.data()) % 1024) % 1024;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int i = 0; i < Cfg::stage_bytes / 4; ++i) std::memcpy(stage + 4 * i, &nan, 4);
+  std::vector<unsigned char> raw(std::size_t(Cfg::raw_bytes) + 16);
+  unsigned char* const slot = raw.data() + (16 - reinterpret_cast<std::uintptr_t>(raw.data()) % 16) % 16;
+  for (int tid = 0; tid < Cfg::team_size; ++tid) {
+    if constexpr (Cfg::async) {  // cp.async to the raw slot (at once on the host), split from there
+      L::copy_raw(p, 0, 0, 0, kt, tid, slot);
+      L::split_raw(stage, slot, tid);
+    } else {
+      typename L::FragmentA ra;
+      typename L::FragmentB rb;
+      L::fetch(p, 0, 0, 0, kt, tid, ra, rb);
+      L::store(stage, tid, ra, rb);
+    }
+  }
+  long bad = 0;
+  for (int wg = 0; wg < Cfg::warpgroups; ++wg)
+    for (int w = 0; w < 4; ++w)
+      for (int lane = 0; lane < 32; ++lane) {
+        float acc[Cfg::regs] = {}, dc[Cfg::regs] = {}, tp[Cfg::regs] = {};
+        for (int j = 0; j < Cfg::BK / mmapp::detail::kWgmmaK; ++j) {
+          const auto ab = L::desc_a(0, 0, wg, j), as = L::desc_a(0, 1, wg, j);
+          const auto bb = L::desc_b(0, 0, j), bs = L::desc_b(0, 1, j);
+          mmapp::detail::wgmma_tf32_op(tp, ab, bb, j > 0, stage, w, lane);
+          mmapp::detail::wgmma_tf32_op(dc, as, bb, true, stage, w, lane);
+          mmapp::detail::wgmma_tf32_op(dc, ab, bs, true, stage, w, lane);
+        }
+        for (int i = 0; i < Cfg::regs; ++i) {
+          acc[i] += tp[i];
+          const int r = 64 * wg + mmapp::detail::wgmma_d_row(w, lane, i), c = mmapp::detail::wgmma_d_col(lane, i);
+          double ref = 0, mag = 0;
+          for (int q = 0; q < kt && r < m && c < n; ++q) {
+            ref += double(a[std::size_t(r * lda + q)]) * double(b[std::size_t(q * ldb + c)]);
+            mag += std::fabs(double(a[std::size_t(r * lda + q)]) * double(b[std::size_t(q * ldb + c)]));
+          }
+          const double got = double(acc[i]) + double(dc[i]) / double(mmapp::detail::kTf32SmallScale);
+          bad += !(std::fabs(got - ref) <= std::ldexp(mag, -20) + 1e-30);
+        }
+      }
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors and fragments", "[mma]") {
+  using mmapp::GpuWgmmaTile;
+  std::mt19937_64 rng(2111);
+  // Whole tiles (16-byte loads), then edges: rows, columns and K short of
+  // the tile, odd strides (element loads); every layout of the catalog.
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 128, 1>>(128, 128, 32, 32, 32, 128, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 128, 1>>(100, 77, 19, 19, 21, 79, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<64, 128, 1>>(64, 128, 40, 32, 40, 132, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<64, 128, 1>>(64, 128, 40, 29, 41, 129, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(128, 64, 32, 32, 36, 64, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(65, 33, 7, 7, 7, 33, rng) == 0);
+  // The cp.async form: chunks to the raw slot (zero-filled tails), split from there.
+  using Cp = GpuWgmmaTile<128, 128, 1, 0, 8, true>;
+  CHECK(wgmma_tile_bad<Cp>(128, 128, 32, 32, 32, 128, rng) == 0);
+  CHECK(wgmma_tile_bad<Cp>(128, 128, 40, 30, 40, 132, rng) == 0);
+  CHECK(wgmma_tile_bad<Cp>(90, 126, 19, 19, 21, 129, rng) == 0);
+  // The map: warp w's rows 16w + g (+8), columns 8j + 2t (+1), each (row, column) once.
+  std::vector<int> seen(64 * 128, 0);
+  for (int w = 0; w < 4; ++w)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < 64; ++i)
+        ++seen[mmapp::detail::wgmma_d_row(w, lane, i) * 128 + mmapp::detail::wgmma_d_col(lane, i)];
+  CHECK(std::count(seen.begin(), seen.end(), 1) == 64 * 128);
+  // The descriptor: start >> 4, leading offset 1, stride offset 1024 >> 4, 128-byte swizzle.
+  CHECK(mmapp::detail::wgmma_desc(0x12340) == (0x1234ull | (1ull << 16) | (64ull << 32) | (1ull << 62)));
+  CHECK(mmapp::gpu_wgmma_tag<GpuWgmmaTile<128, 128, 1>>() == "3xtf32 wgmma w64x128 lb1 sw8");
+  CHECK(mmapp::gpu_wgmma_tag<GpuWgmmaTile<128, 128, 1, 1024, 8, true>>() ==
+        "3xtf32 wgmma w64x128 cp lb1 sw8 splitk1024");
 }

@@ -105,7 +105,8 @@ long gpu_sm_estimate(const Space& space) {
 /// `same_name` holds every compiled variant of that kernel, in catalog order
 /// (not empty); returns an index into it. On GPU spaces `tiled` follows
 /// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate, its
-/// tensor-core choices enabled when the list has the DMMA variants: the
+/// tensor-core choices enabled when the list has the DMMA (double) or wgmma
+/// (float) variants: the
 /// variant tagged with the rule's choice (the first one when none is). On
 /// host spaces a problem with fewer rows than the first variant's micro-tile
 /// (thread_tile[0], MR) takes the few-rows variant (tag "rows") when the name
@@ -126,13 +127,15 @@ std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_nam
     if (!same_name.empty() && same_name.front().name == "tiled") {
       // The FP64 tensor-core choices only where the catalog compiled them (sm_80 and later).
       // The deep (cp.async, past 48 KiB) DMMA tiles where compiled (sm_90, the in-tree Kokkos).
-      bool dmma = false, deep = false;
+      // The float wgmma tiles where compiled (sm_90a, the in-tree Kokkos).
+      bool dmma = false, deep = false, wgmma = false;
       for (const auto& v : same_name) {
         dmma = dmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_big);
         deep = deep || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_deep);
+        wgmma = wgmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::wgmma_big);
       }
       const GpuRuleChoice c =
-          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep);
+          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep, wgmma);
       for (std::size_t i = 0; i < same_name.size(); ++i)
         if (same_name[i].rule == c) return i;
       return 0;

@@ -151,13 +151,45 @@ double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double effici
   return double(waves) * (double(t.bm) * t.bn / (64.0 * 64.0)) / efficiency;
 }
 
+// The float wgmma tiles (3xTF32, one team per SM; H200, 2026-11-25, docs/performance.md "Tensor
+// cores, eighth round"): the split by 1024 where M*N fills at least 60% of the 128x128 tiles (100 x
+// 100 x 300000: 61%, 79.5% of cuBLAS SGEMM against 72.8% on the split 64x64 SIMT tile) and its
+// teams fill at least two waves to 70% (513 x 1025 x 2049: 135 teams on 132 SMs, 53% against
+// 83%); unsplit from K = 1024 (6000 x 6000 x 300: 96.7% against the SIMT big tile's 104.4%).
+constexpr double kWgmmaSplitMinUse = 0.6;
+constexpr double kWgmmaSplitMinFill = 0.7;
+constexpr long kWgmmaMinK = 1024;
+
+/// The wgmma step of gpu_shape_rule (its comment): wgmma_splitk, wgmma_big or none.
+GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, std::string* why) {
+  using C = GpuRuleChoice;
+  const RuleTile& big = rule_tiles::kFloatWgmma;
+  const RuleTile& split = rule_tiles::kFloatWgmmaSplitK;
+  const long tiles = tiles_of(big, m, n);
+  const double use = use_of(big, tiles, m, n);
+  const int slices = splitk_slices(m, n, k, split.split_kc, sizeof(float));
+  if (slices > 1 && use >= kWgmmaSplitMinUse) {
+    const long teams = tiles * slices;
+    const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
+                           splitk_reduce_time(m, n, slices, sms, sizeof(float));
+    if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
+        t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float)))
+      return chose(C::wgmma_splitk, "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves",
+                   why);
+  }
+  if (k >= kWgmmaMinK && use >= 0.75 && tiles >= sms) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles", why);
+  return C::none;
+}
+
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores, bool deep_tiles) {
+                             bool tensor_cores, bool deep_tiles, bool wgmma) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
+  if (!is_double && wgmma && operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m))
+    if (const C c = wgmma_choice(m, n, k, sms, why); c != C::none) return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C

@@ -43,6 +43,8 @@ enum class GpuRuleChoice {
   big_splitk1024,  ///< float: the big tile, K split by 1024
   big_splitk640,   ///< float: the big tile, K split by 640
   dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
+  wgmma_big,     ///< float at FP32 accuracy on wgmma (3xTF32, sm_90a): 128x128x32, two warpgroups
+  wgmma_splitk,  ///< wgmma_big's tile, K split by 1024
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -75,6 +77,8 @@ inline constexpr RuleTile kDoubleMmaSmall{64, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
+inline constexpr RuleTile kFloatWgmma{128, 128, 0};
+inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -143,9 +147,21 @@ inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
 /// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
-/// Float keeps the SIMT kernels: 3xTF32 does not beat them yet.
+/// Float keeps the SIMT kernels (3xTF32 on mma.sync does not beat them),
+/// except with `wgmma` (the catalog has the 3xTF32 wgmma tiles: an sm_90a
+/// build on the in-tree Kokkos; the deck allows tensor cores), where float
+/// shapes past steps 0-2 whose operands' rows are 16-byte aligned or
+/// copied (operand_aligned_or_copied) take 3xTF32 on wgmma (one team per
+/// SM): the 128x128 tile split by 1024 when K splits, M*N fills at least
+/// kWgmmaSplitMinUse of its tiles, the split's teams fill their waves
+/// (at least two) to at least kWgmmaSplitMinFill, and split_wave_time
+/// (with splitk_reduce_time) estimates the split at most kSplitWaveGain of
+/// the unsplit tile's time; else the 128x128 tile unsplit when K >=
+/// kWgmmaMinK, M*N fills at least 3/4 of its tiles and they are at least
+/// `sms`; else the SIMT steps. Measured against the SIMT choices and
+/// cuBLAS SGEMM in docs/performance.md ("Tensor cores, eighth round").
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores = false, bool deep_tiles = false);
+                             bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
 
 /// The rule's estimate of the time of an m x n x k C in tiles of `t`, K
 /// split by t.split_kc (0: not split) into splitk_slices slices of

@@ -63,12 +63,12 @@ tests=$top/build/cuda/tests/mmapp_tests
 
 # Tensor-core instructions per GEMM kernel (mangled names with "mma" or "warp").
 {
-  echo "tensor-core and FMA instructions in the GEMM kernels (cuobjdump --dump-sass):"
+  echo "tensor-core and FMA instructions in the GEMM kernels (cuobjdump --dump-sass; HGMMA: wgmma):"
   cuobjdump --dump-sass "$bin" 2>/dev/null | awk '
     /Function :/ { f = $3 }
-    /DMMA/ { d[f]++ } /HMMA/ { h[f]++ } /DFMA/ { df[f]++ } /FFMA/ { ff[f]++ } /LDL|STL/ { l[f]++ }
-    END { for (k in d) seen[k] = 1; for (k in h) seen[k] = 1
-          for (k in seen) printf "  DMMA %5d  HMMA %5d  DFMA %5d  FFMA %5d  local %3d  %s\n", d[k], h[k], df[k], ff[k], l[k], substr(k, 1, 140) }'
+    /DMMA/ { d[f]++ } /HMMA/ { h[f]++ } /HGMMA/ { g[f]++ } /DFMA/ { df[f]++ } /FFMA/ { ff[f]++ } /LDL|STL/ { l[f]++ }
+    END { for (k in d) seen[k] = 1; for (k in h) seen[k] = 1; for (k in g) seen[k] = 1
+          for (k in seen) printf "  DMMA %5d  HMMA %5d  HGMMA %5d  DFMA %5d  FFMA %5d  local %3d  %s\n", d[k], h[k], g[k], df[k], ff[k], l[k], substr(k, 1, 140) }'
 } 2>&1 | tee "$out/sass-tc.txt"
 
 # The new variants on the GPU against the host reference, and the shape rule's tests.

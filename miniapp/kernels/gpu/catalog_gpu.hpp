@@ -20,6 +20,7 @@
 #include "kernels/gpu/tiled_gpu.hpp"
 #include "kernels/gpu/tiled_gpu_mma.hpp"
 #include "kernels/gpu/tiled_gpu_warp.hpp"
+#include "kernels/gpu/tiled_gpu_wgmma.hpp"
 #include "kernels/gpu/warp/mma_arch.hpp"
 #include "kernels/shape_rule.hpp"
 
@@ -207,6 +208,21 @@ using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 
 using FloatTf32MidDeep2 = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 0, 2>;
 using FloatTf32WideDeep2 = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 2>;
 
+/// 3xTF32 on Hopper's wgmma (sm_90a builds, kGpuWgmma; tiled_gpu_wgmma.hpp),
+/// K tiles of 32 in two stages past 48 KiB: 128x128 in two warpgroups of
+/// 64x128 (129 KiB, one team per SM; 255 registers, no spill), whole and
+/// split by 1024: the rule's float tiles where it takes wgmma.
+using FloatWgmma = GpuWgmmaTile<128, 128, 1>;
+using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
+/// Ladder (H200, 2026-11-25, docs/performance.md "Tensor cores, eighth
+/// round": slower): 64x128 in one warpgroup (97 KiB, two teams per SM;
+/// spills 64 bytes), 128x64 in two warpgroups of 64x64 (97 KiB), and the
+/// 128x128 tile with its K tiles loaded by cp.async two tiles ahead (193 KiB).
+using FloatWgmma64x128 = GpuWgmmaTile<64, 128, 1>;
+using FloatWgmma128x64 = GpuWgmmaTile<128, 64, 1>;
+using FloatWgmmaCp = GpuWgmmaTile<128, 128, 1, 0, 8, true>;
+using FloatWgmmaCpSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, true>;
+
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
 template <class Cfg>
@@ -242,6 +258,9 @@ static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles:
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepSplitK>(rule_tiles::kDoubleMmaBigSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmma>(rule_tiles::kFloatWgmma), "FloatWgmma vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
+static_assert(FloatWgmma::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1, "one team per SM: shape_rule.cpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -295,6 +314,20 @@ KernelVariant<Space, T> mma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
           gpu_mma_tag<Cfg, T>(),
           rule,
           std::is_same_v<T, double> ? MathPath::dmma : MathPath::tf32x3};
+}
+/// A gemm_tiled_wgmma variant (3xTF32 on wgmma): tile {BM, BN, 32}, thread
+/// tile {64, BN} (a warpgroup's tile), tag gpu_wgmma_tag, math path tf32x3.
+template <class Cfg, class Space, class T>
+KernelVariant<Space, T> wgmma_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
+  return {"tiled",
+          {Cfg::BM, Cfg::BN, Cfg::BK},
+          {Cfg::WM, Cfg::WN},
+          &gemm_tiled_wgmma<Cfg, Space, T>,
+          1,
+          &tiled_gpu_workspace_bytes<T, Cfg::split_kc, true>,
+          gpu_wgmma_tag<Cfg>(),
+          rule,
+          MathPath::tf32x3};
 }
 /// gemv_cols (M <= MT): tile [MT, 32 chunks of columns, K chunk], thread tile [MT, chunk].
 template <int MT, int KS, int Kc, class Space, class T>
@@ -380,6 +413,16 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   if constexpr (kGpuOptinScratch && kLadderVariants) {  // past 48 KiB, slower than one stage (docs/performance.md)
     v.push_back(mma_variant<FloatTf32MidDeep2, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep2, Space, T>());
+  }
+  if constexpr (kGpuWgmma && kGpuOptinScratch) {  // 3xTF32 on wgmma (sm_90a)
+    v.push_back(wgmma_variant<FloatWgmma, Space, T>(R::wgmma_big));
+    v.push_back(wgmma_variant<FloatWgmmaSplitK, Space, T>(R::wgmma_splitk));
+    if constexpr (kLadderVariants) {
+      v.push_back(wgmma_variant<FloatWgmma64x128, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmma128x64, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaCp, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaCpSplitK, Space, T>());
+    }
   }
 }
 

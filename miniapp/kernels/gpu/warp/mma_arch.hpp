@@ -24,6 +24,15 @@
 #define MMAPP_GPU_MMA_SM90 0
 #endif
 
+// Hopper's wgmma (sm_90a only): Hopper builds of the in-tree Kokkos, which
+// compiles them for sm_90a (cmake/patches-kokkos-3.4.01.patch; CMake sets
+// MMAPP_KOKKOS_SM90A). An installed Kokkos builds sm_90: no wgmma.
+#if defined(KOKKOS_ARCH_HOPPER90) && defined(MMAPP_KOKKOS_SM90A) && MMAPP_KOKKOS_SM90A
+#define MMAPP_GPU_WGMMA 1
+#else
+#define MMAPP_GPU_WGMMA 0
+#endif
+
 namespace mmapp {
 
 /// True when this build compiles the tensor-core variants (sm_80 or later).
@@ -31,5 +40,8 @@ inline constexpr bool kGpuTensorCores = MMAPP_GPU_TENSOR_CORES != 0;
 
 /// True when this build compiles the sm_90 tensor-core variants (m16n8k4/k8/k16 f64).
 inline constexpr bool kGpuMmaSm90 = MMAPP_GPU_MMA_SM90 != 0;
+
+/// True when this build compiles the wgmma variants (sm_90a: tiled_gpu_wgmma.hpp).
+inline constexpr bool kGpuWgmma = MMAPP_GPU_WGMMA != 0;
 
 }  // namespace mmapp

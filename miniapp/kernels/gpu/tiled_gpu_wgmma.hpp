@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The mmapp developers
+// tiled_gpu_wgmma.hpp — float GEMM at FP32 accuracy on Hopper's warpgroup
+// MMA (issue 21: 3xTF32 on `wgmma`, sm_90a). The team-tiled structure of
+// gemm_tiled_mma (a Kokkos TeamPolicy parallel_for, level-0 scratch tiles in
+// two stages, one barrier per K tile, block swizzle, split-K plan, epilogue)
+// with the MMA issued by warpgroups (4 warps) from scratch instead of by
+// warps from registers:
+//   - a team of W warpgroups owns a BM x BN block of C (BM = 64 W); each
+//     warpgroup a 64 x BN slice, its accumulators in registers (BN / 2 per
+//     thread, wgmma's m64nBNk8 fragment: warp/wgmma.hpp);
+//   - a K tile is 32 deep (one 128-byte swizzled scratch row per row of A and
+//     per column of B: warp/wgmma.hpp's layout). Each thread loads its
+//     16-byte chunks of A and its 4x4 blocks of B from global memory into
+//     registers, splits every element once, x = big + small * 2^-11 with big
+//     = tf32(x), small = tf32((x - big) * 2^11) (tf32_split, as the mma.sync
+//     kernel), and stores big and small parts to the stage (B transposed:
+//     wgmma reads TF32 operands K-major only);
+//   - per K step of 8 (four per tile) a warpgroup issues three wgmma:
+//     t = A_big B_big (from zero at the tile's first step), dc += A_small
+//     B_big, dc += A_big B_small; after the tile's group completes, acc += t
+//     in FP32 (round to nearest: the tensor core's accumulation truncates,
+//     so the big products are summed outside it every 32 K values, as
+//     Ootomo and Yokota, arXiv:2203.03341, section 4, recommend); C = acc +
+//     dc * 2^-11. The small products' truncation is scaled by 2^-11.
+//   - pipeline: while a stage's wgmma run, the threads split and store the
+//     next K tile (loaded one trip earlier) to the other stage and load the
+//     one after it into registers; then wait for the group, add t, barrier.
+//     With Async (GpuWgmmaTile), the loads are cp.async into two raw slots,
+//     two K tiles ahead, each thread reading back only its own chunks (so
+//     its cp.async wait suffices, no barrier): no prefetch registers and a
+//     longer prefetch distance, for 64 KiB more scratch traffic per tile.
+// Where this build has no wgmma (the catalog lists these variants only for
+// sm_90a builds, kGpuWgmma) the device code aborts; on the host the
+// instruction is emulated through its descriptors (warp/wgmma.hpp), which
+// the host tests use to check the loader, the layout and the fragment map.
+// Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team = 128 W
+// threads. Any M, N, K >= 0, any row stride and alignment (masked loads at
+// the edges; misaligned operands copied to aligned rows where C reuses them
+// enough: aligned_operands.hpp). FLOPs: 2*M*N*K (three tensor-core products
+// per multiply-add).
+#pragma once
+
+#include "kernels/gpu/aligned_operands.hpp"
+#include "kernels/gpu/chunk.hpp"
+#include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/warp/async_copy.hpp"
+#include "kernels/gpu/warp/mma_shapes.hpp"
+#include "kernels/gpu/warp/params.hpp"
+#include "kernels/gpu/warp/swizzle.hpp"
+#include "kernels/gpu/warp/tile.hpp"
+#include "kernels/gpu/warp/wgmma.hpp"
+#include "kernels/unroll.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/types.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace mmapp {
+
+/// Compile-time shape of gemm_tiled_wgmma: BM x BN x 32 block tile, BM / 64
+/// warpgroups of 64 x BN (BN 64 or 128: wgmma m64nBNk8); MinBlocks: launch
+/// bounds' blocks per SM; SplitKc: K chunk per team (0: no split-K);
+/// Swizzle: block-row group (0: none); Async: cp.async loads two K tiles
+/// ahead (see `async`). Scratch: two stages of the big and small parts of
+/// A (BM rows) and B (BN rows, K-major), 128 bytes a row, the raw slots
+/// when Async, plus 1 KiB to align the tiles (warp/wgmma.hpp).
+template <int BM_, int BN_, int MinBlocks_ = 1, int SplitKc_ = 0, int Swizzle_ = 8, bool Async_ = false>
+struct GpuWgmmaTile {
+  static constexpr int BM = BM_, BN = BN_, BK = detail::kWgmmaRowK;
+  static constexpr int WM = 64, WN = BN_;  ///< a warpgroup's tile
+  static constexpr int warpgroups = BM / 64;
+  static constexpr int team_size = 128 * warpgroups;
+  static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
+  static constexpr int stages = 2;
+  static constexpr int regs = BN / 2;  ///< accumulators per thread and per sum (acc, dc, t)
+  static_assert(BM % 64 == 0 && BM > 0 && (BN == 64 || BN == 128), "BM: warpgroups of 64 rows; BN: 64 or 128");
+  static_assert((2 * BN) % team_size == 0 || team_size % (2 * BN) == 0, "B: 4x4 blocks over the team");
+  static_assert(SplitKc_ % BK == 0, "split-K chunk: whole K tiles");
+  static constexpr int a_bytes = BM * detail::kWgmmaRowBytes;  ///< one part of A in a stage
+  static constexpr int b_bytes = BN * detail::kWgmmaRowBytes;  ///< one part of B
+  static constexpr int stage_bytes = 2 * (a_bytes + b_bytes);  ///< big and small parts of both
+  /// Async: the K tiles reach scratch by cp.async, two tiles ahead, into a
+  /// ring of two raw slots (the operands as loaded, a_bytes + b_bytes each),
+  /// and are split from there; without it, through registers one tile ahead.
+  static constexpr bool async = Async_;
+  static constexpr int raw_slots = Async_ ? 2 : 0;
+  static constexpr int raw_bytes = a_bytes + b_bytes;
+  static constexpr std::size_t scratch_bytes =
+      std::size_t(2 * stage_bytes + raw_slots * raw_bytes + detail::kWgmmaAtomBytes);
+};
+
+namespace detail {
+
+/// 16 bytes of TF32 bit patterns (a split chunk).
+struct alignas(16) Tf32x4 {
+  std::uint32_t v[4];
+};
+
+/// One thread's share of a gemm_tiled_wgmma team's K tiles: the global loads
+/// into registers and the split stores to a scratch stage.
+///   A: la 16-byte chunks, chunk c = tid + l * team: row c / 8, K chunk c % 8
+///      (a row's 8 chunks in 8 consecutive lanes: coalesced, conflict-free).
+///   B: lb blocks of 4 K rows x 4 columns, block b = tid + l * team: K chunk
+///      b % 8, columns 4 (b / 8) .. + 3; stored transposed, one 16-byte
+///      chunk (4 K values) per column (8 consecutive lanes: 8 chunk indices).
+/// Stage layout: A big | A small | B big | B small, each a swizzled tile.
+template <class Cfg>
+struct WgmmaLoader {
+  using Chunk = Chunk16<float>;
+  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, team = Cfg::team_size;
+  static constexpr int la = BM * (BK / 4) / team;
+  static constexpr int lb = (BK / 4) * (BN / 4) >= team ? (BK / 4) * (BN / 4) / team : 1;
+  static_assert(BM * (BK / 4) % team == 0, "A: whole chunks per thread");
+  using FragmentA = Chunk[la];
+  using FragmentB = Chunk[lb][4];
+
+  KOKKOS_INLINE_FUNCTION static constexpr int a_row(const int tid, const int l) { return (tid + l * team) / 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int a_chunk(const int tid, const int l) { return (tid + l * team) % 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_chunk(const int tid, const int l) { return (tid + l * team) % 8; }
+  KOKKOS_INLINE_FUNCTION static constexpr int b_col(const int tid, const int l) { return 4 * ((tid + l * team) / 8); }
+  /// Whether thread tid has B block l (a team larger than B's blocks leaves some without).
+  KOKKOS_INLINE_FUNCTION static constexpr bool b_has(const int tid, const int l) { return b_col(tid, l) < BN; }
+
+  /// The K tile at k0 of the block tile (bm, bn) into ra, rb: zero outside
+  /// [0, M) x [k0, k_end) and [k0, k_end) x [0, N); 16-byte loads when the
+  /// whole tile lies inside and both operands allow them.
+  KOKKOS_INLINE_FUNCTION static void fetch(const WarpGemmParams<float>& p, const int bm, const int bn, const int k0,
+                                           const int k_end, const int tid, FragmentA& ra, FragmentB& rb) {
+    const bool inside = p.vec_a && p.vec_b && bm + BM <= p.M && bn + BN <= p.N && k0 + BK <= k_end;
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) {
+      const int r = bm + a_row(tid, l), k = k0 + 4 * a_chunk(tid, l);
+      const float* src = p.A + long(r) * p.lda + k;
+      if (inside) {
+        ra[l] = *reinterpret_cast<const Chunk*>(src);
+      } else {
+        MMAPP_UNROLL
+        for (int q = 0; q < 4; ++q) ra[l].v[q] = (r < p.M && k + q < k_end) ? src[q] : 0.0f;
+      }
+    }
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) {
+      const int c = bn + b_col(tid, l), kr = k0 + 4 * b_chunk(tid, l);
+      const bool has = b_has(tid, l);
+      MMAPP_UNROLL
+      for (int i = 0; i < 4; ++i) {
+        const float* src = p.B + long(kr + i) * p.ldb + c;
+        if (inside && has) {
+          rb[l][i] = *reinterpret_cast<const Chunk*>(src);
+        } else {
+          MMAPP_UNROLL
+          for (int q = 0; q < 4; ++q) rb[l][i].v[q] = (has && kr + i < k_end && c + q < p.N) ? src[q] : 0.0f;
+        }
+      }
+    }
+  }
+
+  /// Splits x's four values into big and small TF32 parts (tf32_split).
+  KOKKOS_INLINE_FUNCTION static void split(const float (&x)[4], Tf32x4& big, Tf32x4& small) {
+    MMAPP_UNROLL
+    for (int q = 0; q < 4; ++q) tf32_split(x[q], big.v[q], small.v[q]);
+  }
+
+  /// The fetched tile -> the stage at `stage` (1024-byte aligned): A's chunks
+  /// in place, B's blocks transposed, both parts of every element.
+  KOKKOS_INLINE_FUNCTION static void store(unsigned char* stage, const int tid, const FragmentA& ra,
+                                           const FragmentB& rb) {
+    unsigned char* const a_big = stage;
+    unsigned char* const a_small = stage + Cfg::a_bytes;
+    unsigned char* const b_big = stage + 2 * Cfg::a_bytes;
+    unsigned char* const b_small = b_big + Cfg::b_bytes;
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) {
+      const int off = wgmma_chunk_offset(a_row(tid, l), a_chunk(tid, l));
+      Tf32x4 big, small;
+      split(ra[l].v, big, small);
+      *reinterpret_cast<Tf32x4*>(a_big + off) = big;
+      *reinterpret_cast<Tf32x4*>(a_small + off) = small;
+    }
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) {
+      if (!b_has(tid, l)) continue;
+      MMAPP_UNROLL
+      for (int j = 0; j < 4; ++j) {  // column b_col + j: its 4 K values
+        const float x[4] = {rb[l][0].v[j], rb[l][1].v[j], rb[l][2].v[j], rb[l][3].v[j]};
+        const int off = wgmma_chunk_offset(b_col(tid, l) + j, b_chunk(tid, l));
+        Tf32x4 big, small;
+        split(x, big, small);
+        *reinterpret_cast<Tf32x4*>(b_big + off) = big;
+        *reinterpret_cast<Tf32x4*>(b_small + off) = small;
+      }
+    }
+  }
+
+  /// B blocks in a K tile (each 4 chunks of 16 bytes).
+  static constexpr int b_blocks = (BK / 4) * (BN / 4);
+
+  /// One 16-byte chunk of `valid` (0..4) elements at src to raw scratch at
+  /// dst, the rest zero: cp.async where the operand's chunks are 16-byte
+  /// aligned (`vec`), else element loads and a scratch store (then visible
+  /// to this thread at once, as the cp.async data after its wait).
+  KOKKOS_INLINE_FUNCTION static void raw_chunk(unsigned char* dst, const float* src, const int valid, const bool vec) {
+    if (vec) {
+      cp_async16(dst, src, 4 * valid);
+    } else {
+      Chunk v;
+      MMAPP_UNROLL
+      for (int q = 0; q < 4; ++q) v.v[q] = q < valid ? src[q] : 0.0f;
+      *reinterpret_cast<Chunk*>(dst) = v;
+    }
+  }
+  /// Elements of a chunk inside [from, to): 0..4.
+  KOKKOS_INLINE_FUNCTION static int inside(const int from, const int to) {
+    const int v = to - from;
+    return v < 0 ? 0 : (v > 4 ? 4 : v);
+  }
+
+  /// Async: this thread's chunks of the K tile at k0 into the raw slot at
+  /// `raw`, each where this thread alone reads it back (split_raw): A's
+  /// chunk l at (tid + l team) * 16; B's block l, row i at a_bytes + (i
+  /// b_blocks + tid + l team) * 16 (8 consecutive lanes: 128 contiguous
+  /// bytes). Zero outside the matrix and [k0, k_end). Not committed.
+  KOKKOS_INLINE_FUNCTION static void copy_raw(const WarpGemmParams<float>& p, const int bm, const int bn, const int k0,
+                                              const int k_end, const int tid, unsigned char* raw) {
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) {
+      const int r = bm + a_row(tid, l), k = k0 + 4 * a_chunk(tid, l);
+      const int valid = r < p.M ? inside(k, k_end) : 0;
+      raw_chunk(raw + (tid + l * team) * 16, valid > 0 ? p.A + long(r) * p.lda + k : p.A, valid, p.vec_a);
+    }
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) {
+      if (!b_has(tid, l)) continue;
+      const int c = bn + b_col(tid, l), kr = k0 + 4 * b_chunk(tid, l);
+      MMAPP_UNROLL
+      for (int i = 0; i < 4; ++i) {
+        const int valid = kr + i < k_end ? inside(c, p.N) : 0;
+        raw_chunk(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16,
+                  valid > 0 ? p.B + long(kr + i) * p.ldb + c : p.B, valid, p.vec_b);
+      }
+    }
+  }
+
+  /// Async: this thread's chunks from the raw slot (copy_raw's places, its
+  /// copies waited for) split and stored to the stage at `stage` (store).
+  KOKKOS_INLINE_FUNCTION static void split_raw(unsigned char* stage, const unsigned char* raw, const int tid) {
+    FragmentA ra;
+    FragmentB rb;
+    MMAPP_UNROLL
+    for (int l = 0; l < la; ++l) ra[l] = *reinterpret_cast<const Chunk*>(raw + (tid + l * team) * 16);
+    MMAPP_UNROLL
+    for (int l = 0; l < lb; ++l) {
+      MMAPP_UNROLL
+      for (int i = 0; i < 4; ++i)
+        rb[l][i] = b_has(tid, l)
+                       ? *reinterpret_cast<const Chunk*>(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16)
+                       : Chunk{};
+    }
+    store(stage, tid, ra, rb);
+  }
+
+  /// Descriptors of K step s (0..3) of the stage at scratch address `st`:
+  /// A's part (0 big, 1 small) for warpgroup wg, B's part.
+  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_a(const std::uint32_t st, const int part, const int wg,
+                                                     const int s) {
+    return wgmma_desc(st + part * Cfg::a_bytes + wg * 64 * kWgmmaRowBytes + s * kWgmmaK * 4);
+  }
+  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_b(const std::uint32_t st, const int part, const int s) {
+    return wgmma_desc(st + 2 * Cfg::a_bytes + part * Cfg::b_bytes + s * kWgmmaK * 4);
+  }
+};
+
+/// d = A B (+ d when accumulate) by the warpgroup: the instruction on sm_90a,
+/// the emulation through the descriptors on the host (scratch: the
+/// descriptors' base), an abort in other device passes.
+template <int R>
+KOKKOS_INLINE_FUNCTION void wgmma_tf32_op(float (&d)[R], const std::uint64_t da, const std::uint64_t db,
+                                          const bool accumulate, const unsigned char* scratch, const int w,
+                                          const int lane) {
+#if defined(__CUDA_ARCH__)
+  (void)scratch, (void)w, (void)lane;
+  wgmma_tf32(d, da, db, accumulate);
+#else
+  wgmma_tf32_emulate(d, da, db, accumulate, scratch, w, lane);
+#endif
+}
+
+}  // namespace detail
+
+/// 3xTF32 GEMM on Hopper's wgmma (see the file comment): C = A * B + beta *
+/// C, float, with the shape of Cfg (a GpuWgmmaTile). Row-major views, any M,
+/// N, K >= 0, any row stride and alignment; beta == 0: C is not read. A
+/// split-K Cfg needs args.work of tiled_gpu_workspace_bytes<float,
+/// Cfg::split_kc, true>(M, N, K) bytes (16-byte aligned; SplitKPlan throws
+/// std::runtime_error on less); the same bytes let misaligned operands be
+/// copied to aligned rows (AlignedOperands). Asynchronous (the caller fences).
+template <class Cfg, class Space, class T>
+void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
+  static_assert(std::is_same_v<T, float>, "wgmma variants: float (3xTF32)");
+  using L = detail::WgmmaLoader<Cfg>;
+  constexpr int R = Cfg::regs;
+
+  const auto C = args.C;
+  const int M = C.extent(0), N = C.extent(1), K = args.A.extent(1);
+  if (M == 0 || N == 0) return;
+  const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc);
+
+  detail::WarpGemmParams<T> params{};
+  params.tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
+  params.tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
+  params.tiles = params.tiles_m * params.tiles_n;
+  params.kc = plan.kc;
+  params.K = K;
+  params.scratch_bytes = Cfg::scratch_bytes;
+  const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
+  params.A = ops.a.data;
+  params.B = ops.b.data;
+  params.lda = ops.a.ld;
+  params.ldb = ops.b.ld;
+  params.M = M;
+  params.N = N;
+  params.vec_a = ops.a.vec;
+  params.vec_b = ops.b.vec;
+  params.out = plan.out;
+  params.ldo = plan.ldo;
+  params.slices = plan.slices;
+  params.slice_elems = plan.slice_elems;
+  params.beta = args.beta;
+
+  using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
+  using member_t = typename policy_t::member_type;
+  policy_t policy(space, params.tiles * params.slices, Cfg::team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(params.scratch_bytes));
+
+  Kokkos::parallel_for(
+      "mmapp::gemm_tiled_wgmma", policy, KOKKOS_LAMBDA(const member_t& team) {
+        const int lr = team.league_rank();
+        const int slice = lr / params.tiles, t = lr % params.tiles;
+        const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
+        const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
+        const int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
+        const int tid = team.team_rank();
+        const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
+        // The stages from the first 1024-byte boundary of the team's scratch.
+        unsigned char* const raw = static_cast<unsigned char*>(team.team_shmem().get_shmem(params.scratch_bytes));
+        unsigned char* const smem =
+            raw + ((detail::kWgmmaAtomBytes - std::uintptr_t(raw) % detail::kWgmmaAtomBytes) % detail::kWgmmaAtomBytes);
+        const std::uint32_t sbase = detail::wgmma_smem_addr(smem, smem);
+
+        float acc[R], dc[R], tp[R];
+        MMAPP_UNROLL
+        for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
+
+        const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+        // The tile's three wgmma per K step of the stage at scratch address st.
+        auto mmas = [&](const std::uint32_t st) {
+          detail::wgmma_fence();
+          detail::wgmma_fence_operands(tp);
+          detail::wgmma_fence_operands(dc);
+          MMAPP_UNROLL
+          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+            const std::uint64_t ab = L::desc_a(st, 0, wg, j), as = L::desc_a(st, 1, wg, j);
+            const std::uint64_t bb = L::desc_b(st, 0, j), bs = L::desc_b(st, 1, j);
+            detail::wgmma_tf32_op(tp, ab, bb, j > 0, smem, w, lane);
+            detail::wgmma_tf32_op(dc, as, bb, true, smem, w, lane);  // small products
+            detail::wgmma_tf32_op(dc, ab, bs, true, smem, w, lane);
+          }
+          detail::wgmma_commit();
+        };
+        // Waits for the tile's group and adds its big products in FP32 (round to nearest).
+        auto finish = [&]() {
+          detail::wgmma_wait<0>();
+          detail::wgmma_fence_operands(tp);
+          detail::wgmma_fence_operands(dc);
+          MMAPP_UNROLL
+          for (int i = 0; i < R; ++i) acc[i] += tp[i];
+        };
+        if constexpr (Cfg::async) {
+          // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
+          unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
+          auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
+            if (kt < ktiles)
+              L::copy_raw(params, bm, bn, k_begin + kt * Cfg::BK, k_end, tid, raw + (kt & 1) * Cfg::raw_bytes);
+            detail::cp_async_commit();
+          };
+          load(0);
+          load(1);
+          detail::cp_async_wait<1>();
+          if (ktiles > 0) L::split_raw(smem, raw, tid);
+          load(2);
+          detail::wgmma_fence_proxy();
+          team.team_barrier();
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const int s = kt & 1;
+            mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+            if (kt + 1 < ktiles) {  // tile kt + 1: landed (its group is the older of two), split, stored
+              detail::cp_async_wait<1>();
+              L::split_raw(smem + (s ^ 1) * Cfg::stage_bytes, raw + ((kt + 1) & 1) * Cfg::raw_bytes, tid);
+              detail::wgmma_fence_proxy();
+              load(kt + 3);
+            }
+            finish();
+            team.team_barrier();
+          }
+          detail::cp_async_wait<0>();
+        } else {
+          typename L::FragmentA ra;
+          typename L::FragmentB rb;
+          if (ktiles > 0) {
+            L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
+            L::store(smem, tid, ra, rb);
+            if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
+          }
+          detail::wgmma_fence_proxy();
+          team.team_barrier();
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const int s = kt & 1;
+            mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+            if (kt + 1 < ktiles) {  // the next K tile, loaded one trip ago, to the other stage
+              L::store(smem + (s ^ 1) * Cfg::stage_bytes, tid, ra, rb);
+              detail::wgmma_fence_proxy();
+            }
+            if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+            finish();
+            team.team_barrier();
+          }
+        }  // register path
+
+        // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
+        T* const o = params.out + (params.slices > 1 ? slice * params.slice_elems : 0);
+        const bool scale = params.slices == 1 && params.beta != T(0);
+        MMAPP_UNROLL
+        for (int i = 0; i < R; ++i) {
+          const int row = bm + 64 * wg + detail::wgmma_d_row(w, lane, i);
+          const int col = bn + detail::wgmma_d_col(lane, i);
+          if (row >= params.M || col >= params.N) continue;
+          const T c = acc[i] + dc[i] * (T(1) / T(detail::kTf32SmallScale));
+          T* const dst = o + long(row) * params.ldo + col;
+          *dst = scale ? c + params.beta * *dst : c;
+        }
+      });
+  plan.reduce(space, C, args.beta);
+}
+
+/// The tag of a gemm_tiled_wgmma variant, e.g. "3xtf32 wgmma w64x128 lb1 sw8 splitk1024".
+template <class Cfg>
+std::string gpu_wgmma_tag() {
+  std::string t = "3xtf32 wgmma w64x" + std::to_string(Cfg::BN);
+  if (Cfg::async) t += " cp";
+  if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
+  if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
+  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  return t;
+}
+
+}  // namespace mmapp
