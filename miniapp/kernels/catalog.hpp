@@ -106,8 +106,8 @@ long gpu_sm_estimate(const Space& space) {
 /// (not empty); returns an index into it. On GPU spaces `tiled` follows
 /// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate, its
 /// tensor-core choices enabled when the list has the DMMA (double) or wgmma
-/// (float) variants: the
-/// variant tagged with the rule's choice (the first one when none is). On
+/// (float) variants: the variant tagged with the rule's choice (the first
+/// one when none is). On
 /// host spaces a problem with fewer rows than the first variant's micro-tile
 /// (thread_tile[0], MR) takes the few-rows variant (tag "rows") when the name
 /// has one (host_rule_takes_rows). Otherwise the first variant, why =
