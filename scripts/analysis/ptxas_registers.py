@@ -7,8 +7,8 @@
 
 PTXAS_LOG: the compiler output of a CUDA translation unit built with
 -Xptxas=-v (scripts/bench/ptxas-check.sh writes it). Prints one line per
-mmapp kernel (gemm_tiled_warp, gemm_tiled_mma, gemm_tiled, gemv_*, splitk_reduce,
-gemm_shared, gemm_naive) and dtype: the GpuTile / GpuMmaTile (or other template)
+mmapp kernel (gemm_tiled_warp, gemm_tiled_mma, gemm_tiled_wgmma, gemm_tiled, gemv_*, splitk_reduce,
+gemm_shared, gemm_naive) and dtype: the GpuTile / GpuMmaTile / GpuWgmmaTile (or other template)
 parameters read back from the mangled name, the launch bounds, registers
 per thread and spill stores/loads in bytes, sorted and without duplicates
 (ptxas reports a kernel once per instantiation site).
@@ -25,14 +25,14 @@ def main():
         if not m or 'mmapp' not in m.group(1):
             continue
         name = m.group(1)
-        k = re.search(r'mmapp\d*(gemm_tiled_warp|gemm_tiled_mma|gemm_tiled|gemv_cols|gemv_rows|gemv_dot|splitk_reduce|gemm_shared|gemm_naive)',
+        k = re.search(r'mmapp\d*(gemm_tiled_warp|gemm_tiled_mma|gemm_tiled_wgmma|gemm_tiled|gemv_cols|gemv_rows|gemv_dot|splitk_reduce|gemm_shared|gemm_naive)',
                       name)
         if not k:
             continue
         dtype = 'double' if re.search(r'4CudaE?dE', name) else 'float' if re.search(r'4CudaE?fE', name) else '?'
         # Template arguments from the Itanium mangling: "Li64E" (int 64) -> "64,".
         args = ''
-        g = re.search(r'(?:GpuTile|GpuMmaTile)I(.*?)EEENS_4Cuda', name)
+        g = re.search(r'(?:GpuTile|GpuMmaTile|GpuWgmmaTile)I(.*?)EEENS_4Cuda', name)
         if g:
             args = re.sub(r'L[ib]', '', g.group(1)).replace('E', ',')
         else:

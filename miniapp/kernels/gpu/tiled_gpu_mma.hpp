@@ -683,33 +683,14 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_mma", args, Cfg::split_kc);
 
-  detail::WarpGemmParams<T> params{};
-  params.tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
-  params.tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
-  params.tiles = params.tiles_m * params.tiles_n;
-  params.kc = plan.kc;
-  params.K = K;
-  params.scratch_bytes = Scratch::bytes;
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
   // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
   // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
   const AlignedOperands<Space, T> ops(space, args, Cfg::async ? plan.work_bytes() : args.work.extent(0));
-  params.A = ops.a.data;
-  params.B = ops.b.data;
-  params.lda = ops.a.ld;
-  params.ldb = ops.b.ld;
-  params.M = M;
-  params.N = N;
-  params.vec_a = ops.a.vec;
-  params.vec_b = ops.b.vec;
-  params.out = plan.out;
-  params.ldo = plan.ldo;
-  params.vec_o = false;
-  params.slices = plan.slices;
-  params.slice_elems = plan.slice_elems;
-  params.beta = args.beta;
+  detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
+  params.scratch_bytes = Scratch::bytes;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;

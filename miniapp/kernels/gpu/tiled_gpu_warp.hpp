@@ -135,29 +135,11 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_warp", args, Cfg::split_kc);
 
-  detail::WarpGemmParams<T> params{};
-  params.tiles_m = (M + BM - 1) / BM;
-  params.tiles_n = (N + BN - 1) / BN;
-  params.tiles = params.tiles_m * params.tiles_n;
-  params.kc = plan.kc;
-  params.K = K;
-  params.scratch_bytes = Stages::bytes;
   // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
   const AlignedOperands<Space, T> ops(space, args, Cfg::vec ? plan.work_bytes() : args.work.extent(0));
-  params.A = ops.a.data;
-  params.B = ops.b.data;
-  params.lda = ops.a.ld;
-  params.ldb = ops.b.ld;
-  params.M = M;
-  params.N = N;
-  params.vec_a = Cfg::vec && ops.a.vec;
-  params.vec_b = Cfg::vec && ops.b.vec;
-  params.out = plan.out;  // partial slices, or C itself
-  params.ldo = plan.ldo;
+  detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, BM, BN, plan, ops, args.beta, Cfg::vec);
+  params.scratch_bytes = Stages::bytes;
   params.vec_o = detail::aligned_to(params.out, sizeof(Chunk)) && params.ldo % VW == 0;
-  params.slices = plan.slices;
-  params.slice_elems = plan.slice_elems;
-  params.beta = args.beta;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;

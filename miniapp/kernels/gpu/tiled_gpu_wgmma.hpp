@@ -214,7 +214,7 @@ struct WgmmaLoader {
     }
   }
   /// Elements of a chunk inside [from, to): 0..4.
-  KOKKOS_INLINE_FUNCTION static int inside(const int from, const int to) {
+  KOKKOS_INLINE_FUNCTION static int within(const int from, const int to) {
     const int v = to - from;
     return v < 0 ? 0 : (v > 4 ? 4 : v);
   }
@@ -229,7 +229,7 @@ struct WgmmaLoader {
     MMAPP_UNROLL
     for (int l = 0; l < la; ++l) {
       const int r = bm + a_row(tid, l), k = k0 + 4 * a_chunk(tid, l);
-      const int valid = r < p.M ? inside(k, k_end) : 0;
+      const int valid = r < p.M ? within(k, k_end) : 0;
       raw_chunk(raw + (tid + l * team) * 16, valid > 0 ? p.A + long(r) * p.lda + k : p.A, valid, p.vec_a);
     }
     MMAPP_UNROLL
@@ -238,7 +238,7 @@ struct WgmmaLoader {
       const int c = bn + b_col(tid, l), kr = k0 + 4 * b_chunk(tid, l);
       MMAPP_UNROLL
       for (int i = 0; i < 4; ++i) {
-        const int valid = kr + i < k_end ? inside(c, p.N) : 0;
+        const int valid = kr + i < k_end ? within(c, p.N) : 0;
         raw_chunk(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16,
                   valid > 0 ? p.B + long(kr + i) * p.ldb + c : p.B, valid, p.vec_b);
       }
@@ -309,27 +309,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc);
 
-  detail::WarpGemmParams<T> params{};
-  params.tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
-  params.tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
-  params.tiles = params.tiles_m * params.tiles_n;
-  params.kc = plan.kc;
-  params.K = K;
-  params.scratch_bytes = Cfg::scratch_bytes;
   const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
-  params.A = ops.a.data;
-  params.B = ops.b.data;
-  params.lda = ops.a.ld;
-  params.ldb = ops.b.ld;
-  params.M = M;
-  params.N = N;
-  params.vec_a = ops.a.vec;
-  params.vec_b = ops.b.vec;
-  params.out = plan.out;
-  params.ldo = plan.ldo;
-  params.slices = plan.slices;
-  params.slice_elems = plan.slice_elems;
-  params.beta = args.beta;
+  detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
+  params.scratch_bytes = Cfg::scratch_bytes;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;

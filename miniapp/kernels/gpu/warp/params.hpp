@@ -60,5 +60,37 @@ static_assert(offsetof(WarpGemmParams<float>, vec_a) == 93 && offsetof(WarpGemmP
                   offsetof(WarpGemmParams<float>, vec_o) == 192,
               "WarpGemmParams<float>: the offsets above");
 
+/// The fields every team-tiled launch (gemm_tiled_warp, gemm_tiled_mma,
+/// gemm_tiled_wgmma) sets alike, for an M x N x K C in BM x BN block tiles:
+/// the tile counts; from `plan` (a SplitKPlan<T>: splitk.hpp) the K chunk
+/// kc, the output out/ldo and the slices; from `ops` (AlignedOperands:
+/// aligned_operands.hpp) A, B, their strides and whether they may be read
+/// in 16-byte chunks (and only if `vec`, the kernel's 16-byte loads); beta.
+/// scratch_bytes and vec_o are the caller's (0 and false here).
+template <class T, class Plan, class Ops>
+WarpGemmParams<T> warp_gemm_params(const int M, const int N, const int K, const int BM, const int BN, const Plan& plan,
+                                   const Ops& ops, const T beta, const bool vec = true) {
+  WarpGemmParams<T> p{};
+  p.tiles_m = (M + BM - 1) / BM;
+  p.tiles_n = (N + BN - 1) / BN;
+  p.tiles = p.tiles_m * p.tiles_n;
+  p.kc = plan.kc;
+  p.K = K;
+  p.A = ops.a.data;
+  p.B = ops.b.data;
+  p.lda = ops.a.ld;
+  p.ldb = ops.b.ld;
+  p.M = M;
+  p.N = N;
+  p.vec_a = vec && ops.a.vec;
+  p.vec_b = vec && ops.b.vec;
+  p.out = plan.out;  // partial slices, or C itself
+  p.ldo = plan.ldo;
+  p.slices = plan.slices;
+  p.slice_elems = plan.slice_elems;
+  p.beta = beta;
+  return p;
+}
+
 }  // namespace detail
 }  // namespace mmapp
