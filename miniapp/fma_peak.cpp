@@ -12,10 +12,12 @@
 //
 // Each launch runs kernels/fma_peak.hpp's chains (fma) or
 // kernels/gpu/mma_peak.hpp's mma chains (mma: dmma m8n8k4 f64 from sm_80,
-// dmma m16n8k4/k8/k16 f64 on sm_90, tf32 m16n8k8 from sm_80; --dtype double
-// selects the dmma lines, float the tf32 line) for about S seconds (the
-// iteration count is calibrated from a short launch first, untimed); R timed
-// launches follow one untimed warm-up; the median gives TFLOP/s. Long
+// dmma m16n8k4/k8/k16 f64 on sm_90, tf32 m16n8k8 from sm_80; on sm_90a
+// builds also tf32 wgmma m64n128k8 from scratch, kernels/gpu/wgmma_peak.hpp;
+// --dtype double selects the dmma lines, float the tf32 lines) for about S
+// seconds (the iteration count is calibrated from a short launch first,
+// untimed); R timed launches follow one untimed warm-up; the median gives
+// TFLOP/s. Long
 // launches (S = 2 by default) hold the device at its sustained clock, so a
 // power-limited part reports the rate it can keep, not its boost rate.
 // The result of every launch is checked bit for bit against the host: the
@@ -28,6 +30,7 @@
 // arguments.
 #include "core/exec_spaces.hpp"
 #include "kernels/gpu/mma_peak.hpp"
+#include "kernels/gpu/wgmma_peak.hpp"
 #include "kernels/gpu/warp/mma_arch.hpp"
 #include "kernels/portable/fma_peak.hpp"
 #include "core/stats.hpp"
@@ -171,6 +174,45 @@ bool measure_mma(const Options& opt, const char* label) {
   return ok;
 }
 
+/// A wgmma line (kernels/gpu/wgmma_peak.hpp, Shape a WgmmaPeakShape): one
+/// team of two warpgroups per SM, calibrated, timed and checked as
+/// measure_mma() does, every accumulator of every warpgroup against
+/// wgmma_chains_reference.
+template <class Space, class Shape>
+bool measure_wgmma(const Options& opt, const char* label) {
+  const Space space;
+  const int sms = cuda_sm_count();
+  if (sms <= 0) {
+    fmt::print("mma-peak {} {}: WRONG RESULT (the device's SM count could not be read)\n", Space::name(), label);
+    return false;
+  }
+  const long groups = long(sms) * mmapp::kWgmmaPeakGroups;
+  mmapp::WgmmaPeakOut<Space> out("wgmma_peak_out", groups, 128, Shape::regs);
+  auto run = [&](long trips) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    mmapp::wgmma_chains<Shape, Space>(space, out, trips);
+    space.fence();
+    return timer.seconds();
+  };
+  long trips = calibrated_steps(run, opt.seconds);
+  if (mmapp::mma_peak_steps_sign(mmapp::kWgmmaPeakSteps * trips) == 0) ++trips;
+  run(trips);  // warm-up at the measured size
+  std::vector<double> samples;
+  bool ok = true;
+  for (int rep = 0; rep < opt.repetitions; ++rep) {
+    Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
+    samples.push_back(run(trips));
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (long g = 0; g < groups; ++g)
+      for (int t = 0; t < 128; ++t)
+        for (int r = 0; r < Shape::regs; ++r) ok &= h(g, t, r) == mmapp::wgmma_chains_reference(t, r, trips);
+  }
+  print_rate("mma-peak", Space::name(), label, mmapp::wgmma_chains_flops<Shape>(groups, trips), samples,
+             fmt::format("{} warpgroups x {} steps x {} trips", groups, mmapp::kWgmmaPeakSteps, trips), ok);
+  return ok;
+}
+
 /// The mma lines of --dtype: dmma (double) and tf32 (float), each measured
 /// where this build has the instruction on a CUDA space, else one line
 /// saying so (not a failure).
@@ -197,8 +239,21 @@ bool measure_mma_all(const Options& opt) {
     ok &= line(mmapp::detail::MmaF64m16n8k8{}, "dmma m16n8k8 f64", std::bool_constant<mmapp::kGpuMmaSm90>{});
     ok &= line(mmapp::detail::MmaF64m16n8k16{}, "dmma m16n8k16 f64", std::bool_constant<mmapp::kGpuMmaSm90>{});
   }
-  if (opt.dtype != "double")
+  if (opt.dtype != "double") {
     ok &= line(mmapp::detail::MmaTf32m16n8k8{}, "tf32 m16n8k8", std::bool_constant<mmapp::kGpuTensorCores>{});
+    const auto wg = [&](auto shape, const char* label) {
+      if constexpr (gpu && mmapp::kGpuWgmma) {
+        return measure_wgmma<Space, decltype(shape)>(opt, label);
+      } else {
+        fmt::print("mma-peak {} {}: not available on this build (needs a CUDA build for sm_90a: the in-tree Kokkos)\n",
+                   Space::name(), label);
+        std::fflush(stdout);
+        return true;
+      }
+    };
+    ok &= wg(mmapp::WgmmaPeakShape<128>{}, "tf32 wgmma m64n128k8 SS");
+    ok &= wg(mmapp::WgmmaPeakShape<256>{}, "tf32 wgmma m64n256k8 SS");
+  }
   return ok;
 }
 
