@@ -681,4 +681,7 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(mmapp::gpu_wgmma_tag<GpuWgmmaTile<128, 128, 1>>() == "3xtf32 wgmma w64x128 lb1 sw8");
   CHECK(mmapp::gpu_wgmma_tag<GpuWgmmaTile<128, 128, 1, 1024, 8, true>>() ==
         "3xtf32 wgmma w64x128 cp lb1 sw8 splitk1024");
+  using Three = GpuWgmmaTile<128, 128, 1, 0, 8, false, 3>;
+  CHECK(mmapp::gpu_wgmma_tag<Three>() == "3xtf32 wgmma w64x128 3st lb1 sw8");
+  CHECK(Three::scratch_bytes == 3 * Three::stage_bytes + 1024);
 }

@@ -429,12 +429,13 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     return mmapp::gpu_shape_rule(is_double, m, n, k, 132, why, true, true, wgmma);
   };
   std::string why;
-  // Long K over many aligned 128x128 tiles: unsplit (H200, 2026-11-25: 97-104% of cuBLAS SGEMM).
+  // Long K over many 128x128 tiles: unsplit, operands split once (H200, 2026-11-25: 149-182% of
+  // cuBLAS SGEMM).
   CHECK(rule(false, 8192, 8192, 8192, true, &why) == C::wgmma_big);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles");
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once");
   CHECK(rule(false, 2048, 2048, 2048, true) == C::wgmma_big);
   CHECK(rule(false, 2000, 6000, 2000, true) == C::wgmma_big);
-  // Odd sizes whose operands are copied to aligned rows (M, N >= kOperandCopyMinReuse).
+  // Odd sizes: the pass that splits the operands reads them in any alignment.
   CHECK(rule(false, 4097, 4095, 4093, true) == C::wgmma_big);
   // Few tiles and a long K: the split by 1024 (1000 x 1000 x 8192: 64 tiles x 8 slices, 4 waves
   // filled to 97%; 100 x 100 x 300000: one tile 61% used, 293 slices in 3 waves filled to 74%).
@@ -442,18 +443,19 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why.find("K split by 1024") != std::string::npos);
   CHECK(rule(false, 1500, 1500, 8192, true) == C::wgmma_splitk);
   CHECK(rule(false, 3000, 200, 5000, true) == C::wgmma_splitk);
-  CHECK(rule(false, 100, 100, 300000, true) == C::wgmma_splitk);
+  // M under 512 or N under 128: the split tile splitting in its K loop (aligned operands only).
+  CHECK(rule(false, 200, 3000, 5000, true) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(why.find("operands split once") == std::string::npos);
+  CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_splitk_inplace);  // B's rows misaligned, not copied
   // Not wgmma, and the SIMT choice unchanged: the split's teams in two waves filled to 51%
   // (513 x 1025 x 2049: 45 tiles x 3 slices); short K (6000 x 6000 x 300, 16384^2 x 64); half-used
-  // tiles (64 x 4096 x 4096); B's rows misaligned (N = 1234) and reused by 777 rows only, too few
-  // to copy (777 x 1234 x 4321); GEMV-like shapes; double.
+  // tiles (64 x 4096 x 4096); GEMV-like shapes; double.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{513, 1025, 2049},
                                                                 {6000, 6000, 300},
                                                                 {16384, 16384, 64},
                                                                 {64, 4096, 4096},
                                                                 {4096, 64, 4096},
-                                                                {777, 1234, 4321},
-                                                                {1234, 777, 4321},
                                                                 {8, 8192, 8192},
                                                                 {8192, 1, 8192}}) {
     INFO(m << "x" << n << "x" << k);
@@ -467,10 +469,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
       for (const long k : {31L, 1024L, 70000L}) {
         INFO(m << "x" << n << "x" << k);
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
-        const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk;
+        const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk_inplace;
         CHECK((w == plain) != is_wgmma);
         CHECK(plain != C::wgmma_big);
         CHECK(plain != C::wgmma_splitk);
+        CHECK(plain != C::wgmma_splitk_inplace);
         CHECK(rule(true, m, n, k, true) == rule(true, m, n, k, false));
         n_wgmma += is_wgmma;
       }

@@ -6,7 +6,6 @@
 #include "kernels/gpu/aligned_operands.hpp"  // operand_copied: which misaligned operands the kernels copy
 #include "kernels/gpu/splitk.hpp"            // splitk_slices: how many K slices a split variant makes
 
-#include <algorithm>
 
 namespace mmapp {
 
@@ -159,10 +158,21 @@ double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double effici
 constexpr double kWgmmaSplitMinUse = 0.6;
 constexpr double kWgmmaSplitMinFill = 0.7;
 constexpr long kWgmmaMinK = 1024;
+// The tiles on operands split once per GEMM (GpuWgmmaTile::presplit; H200, 2026-11-25, "Tensor
+// cores, ninth round") where M >= 512 and N >= 128: % of cuBLAS SGEMM, pre-split against split in
+// the K loop, 148.6/170.8/181.5 against 97.1/98.0/103.2 at 4096/8192/12288^3, 118.4 against 101.2
+// split at 3000 x 200 x 5000, 97.5 against 99.7 at 1000 x 1000 x 8192. Below, the pass costs more
+// than it saves: 24.5 against 82.2 at 100 x 100 x 300000 (both padded to 128 rows), 47.1 against
+// 93.0 at 200 x 3000 x 5000 (B's transposing pass, N K elements, against M N K products), so the
+// split tile splits in its K loop there and needs aligned (or copied) operands.
+constexpr long kWgmmaPresplitMinM = 512, kWgmmaPresplitMinN = 128;
 
-/// The wgmma step of gpu_shape_rule (its comment): wgmma_splitk, wgmma_big or none.
-GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, std::string* why) {
+/// The wgmma step of gpu_shape_rule (its comment): wgmma_splitk, wgmma_splitk_inplace, wgmma_big
+/// or none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
+GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
+  const bool presplit = m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN;
+  if (!presplit && !inplace_ok) return C::none;
   const RuleTile& big = rule_tiles::kFloatWgmma;
   const RuleTile& split = rule_tiles::kFloatWgmmaSplitK;
   const long tiles = tiles_of(big, m, n);
@@ -173,11 +183,18 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, std::string* why) {
     const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
                            splitk_reduce_time(m, n, slices, sms, sizeof(float));
     if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
-        t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float)))
-      return chose(C::wgmma_splitk, "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves",
-                   why);
+        t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float))) {
+      if (presplit)
+        return chose(C::wgmma_splitk,
+                     "3xTF32 on wgmma, 128x128 tiles, operands split once: K split by 1024, the teams filling their "
+                     "waves",
+                     why);
+      return chose(C::wgmma_splitk_inplace,
+                   "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves", why);
+    }
   }
-  if (k >= kWgmmaMinK && use >= 0.75 && tiles >= sms) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles", why);
+  if (presplit && k >= kWgmmaMinK && use >= 0.75 && tiles >= sms)
+    return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   return C::none;
 }
 
@@ -188,8 +205,12 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
-  if (!is_double && wgmma && operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m))
-    if (const C c = wgmma_choice(m, n, k, sms, why); c != C::none) return c;
+  if (!is_double && wgmma)
+    if (const C c = wgmma_choice(m, n, k, sms,
+                                 operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
+                                 why);
+        c != C::none)
+      return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C

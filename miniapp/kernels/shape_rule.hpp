@@ -43,8 +43,9 @@ enum class GpuRuleChoice {
   big_splitk1024,  ///< float: the big tile, K split by 1024
   big_splitk640,   ///< float: the big tile, K split by 640
   dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
-  wgmma_big,     ///< float at FP32 accuracy on wgmma (3xTF32, sm_90a): 128x128x32, two warpgroups
+  wgmma_big,     ///< float at FP32 accuracy on wgmma (3xTF32, sm_90a): 128x128x32, two warpgroups, operands pre-split
   wgmma_splitk,  ///< wgmma_big's tile, K split by 1024
+  wgmma_splitk_inplace,  ///< the 128x128 wgmma tile split by 1024, splitting operands in the K loop
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -150,16 +151,19 @@ inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 /// Float keeps the SIMT kernels (3xTF32 on mma.sync does not beat them),
 /// except with `wgmma` (the catalog has the 3xTF32 wgmma tiles: an sm_90a
 /// build on the in-tree Kokkos; the deck allows tensor cores), where float
-/// shapes past steps 0-2 whose operands' rows are 16-byte aligned or
-/// copied (operand_aligned_or_copied) take 3xTF32 on wgmma (one team per
-/// SM): the 128x128 tile split by 1024 when K splits, M*N fills at least
-/// kWgmmaSplitMinUse of its tiles, the split's teams fill their waves
-/// (at least two) to at least kWgmmaSplitMinFill, and split_wave_time
-/// (with splitk_reduce_time) estimates the split at most kSplitWaveGain of
-/// the unsplit tile's time; else the 128x128 tile unsplit when K >=
-/// kWgmmaMinK, M*N fills at least 3/4 of its tiles and they are at least
-/// `sms`; else the SIMT steps. Measured against the SIMT choices and
-/// cuBLAS SGEMM in docs/performance.md ("Tensor cores, eighth round").
+/// shapes past steps 0-2 take 3xTF32 on wgmma (one team per SM): on
+/// operands split once per GEMM where M >= kWgmmaPresplitMinM and N >=
+/// kWgmmaPresplitMinN (any alignment: the pass reads elements), else
+/// splitting in the K loop where the operands' rows are 16-byte aligned or
+/// copied (operand_aligned_or_copied), split tile only. The 128x128 tile
+/// split by 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its
+/// tiles, the split's teams fill their waves (at least two) to at least
+/// kWgmmaSplitMinFill, and split_wave_time (with splitk_reduce_time)
+/// estimates the split at most kSplitWaveGain of the unsplit tile's time;
+/// else the 128x128 tile unsplit (pre-split) when K >= kWgmmaMinK, M*N
+/// fills at least 3/4 of its tiles and they are at least `sms`; else the
+/// SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM in
+/// docs/performance.md ("Tensor cores, eighth round" and "ninth round").
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
 

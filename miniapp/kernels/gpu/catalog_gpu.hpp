@@ -211,7 +211,8 @@ using FloatTf32WideDeep2 = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 2>;
 /// 3xTF32 on Hopper's wgmma (sm_90a builds, kGpuWgmma; tiled_gpu_wgmma.hpp),
 /// K tiles of 32 in two stages past 48 KiB: 128x128 in two warpgroups of
 /// 64x128 (129 KiB, one team per SM; 255 registers, no spill), whole and
-/// split by 1024: the rule's float tiles where it takes wgmma.
+/// split by 1024, operands split in the K loop: the split form is the
+/// rule's wgmma_splitk_inplace (M or N under 128), the whole one a deck's.
 using FloatWgmma = GpuWgmmaTile<128, 128, 1>;
 using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
 /// Ladder (H200, 2026-11-25, docs/performance.md "Tensor cores, eighth
@@ -222,6 +223,18 @@ using FloatWgmma64x128 = GpuWgmmaTile<64, 128, 1>;
 using FloatWgmma128x64 = GpuWgmmaTile<128, 64, 1>;
 using FloatWgmmaCp = GpuWgmmaTile<128, 128, 1, 0, 8, true>;
 using FloatWgmmaCpSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, true>;
+/// Ladder: the 128x128 tile in three stages (193 KiB), t added while the
+/// tile's small products run (GpuWgmmaTile::stages): 98.3/99.0-100.1/106.0%
+/// of cuBLAS SGEMM at 4096/8192/12288^3 against 96.7-97.1/98.0-98.2/
+/// 103.2-103.8% for two stages (H200, 2026-11-25, "Tensor cores, ninth round").
+using FloatWgmma3 = GpuWgmmaTile<128, 128, 1, 0, 8, false, 3>;
+using FloatWgmma3SplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 3>;
+/// The three-stage tile on operands split once per GEMM (GpuWgmmaTile::presplit;
+/// 254 registers, 16 bytes spilled), whole and split by 1024: the rule's
+/// wgmma_big and wgmma_splitk (148.6/170.8/181.5% of cuBLAS SGEMM at
+/// 4096/8192/12288^3; docs/performance.md, "Tensor cores, ninth round").
+using FloatWgmmaPre = GpuWgmmaTile<128, 128, 1, 0, 8, false, 3, true>;
+using FloatWgmmaPreSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 3, true>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -258,9 +271,11 @@ static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles:
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepSplitK>(rule_tiles::kDoubleMmaBigSplitK), "vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<FloatWgmma>(rule_tiles::kFloatWgmma), "FloatWgmma vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaPre>(rule_tiles::kFloatWgmma), "FloatWgmmaPre vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
-static_assert(FloatWgmma::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1, "one team per SM: shape_rule.cpp");
+static_assert(FloatWgmmaPre::min_blocks == 1 && FloatWgmmaPreSplitK::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1,
+              "one team per SM: shape_rule.cpp");
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
@@ -324,7 +339,7 @@ KernelVariant<Space, T> wgmma_variant(GpuRuleChoice rule = GpuRuleChoice::none) 
           {Cfg::WM, Cfg::WN},
           &gemm_tiled_wgmma<Cfg, Space, T>,
           1,
-          &tiled_gpu_workspace_bytes<T, Cfg::split_kc, true>,
+          &wgmma_workspace_bytes<Cfg>,
           gpu_wgmma_tag<Cfg>(),
           rule,
           MathPath::tf32x3};
@@ -415,8 +430,14 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32WideDeep2, Space, T>());
   }
   if constexpr (kGpuWgmma && kGpuOptinScratch) {  // 3xTF32 on wgmma (sm_90a)
-    v.push_back(wgmma_variant<FloatWgmma, Space, T>(R::wgmma_big));
-    v.push_back(wgmma_variant<FloatWgmmaSplitK, Space, T>(R::wgmma_splitk));
+    v.push_back(wgmma_variant<FloatWgmmaPre, Space, T>(R::wgmma_big));
+    v.push_back(wgmma_variant<FloatWgmmaPreSplitK, Space, T>(R::wgmma_splitk));
+    v.push_back(wgmma_variant<FloatWgmmaSplitK, Space, T>(R::wgmma_splitk_inplace));
+    v.push_back(wgmma_variant<FloatWgmma, Space, T>());
+    if constexpr (kLadderVariants) {
+      v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmma3SplitK, Space, T>());
+    }
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64x128, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma128x64, Space, T>());

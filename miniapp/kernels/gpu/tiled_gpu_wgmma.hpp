@@ -30,6 +30,9 @@
 //     two K tiles ahead, each thread reading back only its own chunks (so
 //     its cp.async wait suffices, no barrier): no prefetch registers and a
 //     longer prefetch distance, for 64 KiB more scratch traffic per tile.
+//     With three stages (GpuWgmmaTile::stages), t is added while the
+//     tile's small products run, and the barrier is passed with them
+//     queued, so the tensor core is not drained at every K tile.
 // Where this build has no wgmma (the catalog lists these variants only for
 // sm_90a builds, kGpuWgmma) the device code aborts; on the host the
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
@@ -56,6 +59,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -65,17 +69,37 @@ namespace mmapp {
 /// warpgroups of 64 x BN (BN 64 or 128: wgmma m64nBNk8); MinBlocks: launch
 /// bounds' blocks per SM; SplitKc: K chunk per team (0: no split-K);
 /// Swizzle: block-row group (0: none); Async: cp.async loads two K tiles
-/// ahead (see `async`). Scratch: two stages of the big and small parts of
-/// A (BM rows) and B (BN rows, K-major), 128 bytes a row, the raw slots
+/// ahead (see `async`); Stages: scratch stages, 2 or 3 (3: the next K
+/// tile's small products are issued before the last tile's big ones are
+/// waited for, see `stages`). Scratch: the stages of the big and small parts
+/// of A (BM rows) and B (BN rows, K-major), 128 bytes a row, the raw slots
 /// when Async, plus 1 KiB to align the tiles (warp/wgmma.hpp).
-template <int BM_, int BN_, int MinBlocks_ = 1, int SplitKc_ = 0, int Swizzle_ = 8, bool Async_ = false>
+template <int BM_, int BN_, int MinBlocks_ = 1, int SplitKc_ = 0, int Swizzle_ = 8, bool Async_ = false,
+          int Stages_ = 2, bool Presplit_ = false>
 struct GpuWgmmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = detail::kWgmmaRowK;
   static constexpr int WM = 64, WN = BN_;  ///< a warpgroup's tile
   static constexpr int warpgroups = BM / 64;
   static constexpr int team_size = 128 * warpgroups;
   static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
-  static constexpr int stages = 2;
+  /// 2: per K tile the warpgroup issues its twelve wgmma, waits for all of
+  /// them, adds t to acc and passes the barrier, so the tensor core idles
+  /// from the tile's last wgmma to the next tile's first. 3: it commits the
+  /// tile's four big products (t) and its eight small ones as two groups,
+  /// waits for the first, adds t while the second runs and passes the
+  /// barrier with the small products still queued; the stage stored in a
+  /// trip was last read two tiles before (waited for by every warpgroup
+  /// before the previous barrier), so one barrier per K tile suffices.
+  /// (Issuing the next tile's small products before adding t, a loop-carried
+  /// wait, makes ptxas serialize every wgmma: C7514, CUDA 13.0.)
+  static constexpr int stages = Stages_;
+  static_assert(Stages_ == 2 || (Stages_ == 3 && !Async_), "stages: 2, or 3 on the register path");
+  /// Operands split once per GEMM (WgmmaPresplit): a pass writes the big
+  /// and small parts of A and of B transposed, zero-padded to whole tiles,
+  /// into the workspace; the K loop then only copies 16-byte chunks into the
+  /// swizzled stages (cp.async, one K tile ahead; three stages, as above).
+  static constexpr bool presplit = Presplit_;
+  static_assert(!Presplit_ || (Stages_ == 3 && !Async_), "pre-split operands: three stages, cp.async loads");
   static constexpr int regs = BN / 2;  ///< accumulators per thread and per sum (acc, dc, t)
   static_assert(BM % 64 == 0 && BM > 0 && (BN == 64 || BN == 128), "BM: warpgroups of 64 rows; BN: 64 or 128");
   static_assert((2 * BN) % team_size == 0 || team_size % (2 * BN) == 0, "B: 4x4 blocks over the team");
@@ -90,7 +114,7 @@ struct GpuWgmmaTile {
   static constexpr int raw_slots = Async_ ? 2 : 0;
   static constexpr int raw_bytes = a_bytes + b_bytes;
   static constexpr std::size_t scratch_bytes =
-      std::size_t(2 * stage_bytes + raw_slots * raw_bytes + detail::kWgmmaAtomBytes);
+      std::size_t(stages * stage_bytes + raw_slots * raw_bytes + detail::kWgmmaAtomBytes);
 };
 
 namespace detail {
@@ -291,6 +315,75 @@ KOKKOS_INLINE_FUNCTION void wgmma_tf32_op(float (&d)[R], const std::uint64_t da,
 
 }  // namespace detail
 
+namespace detail {
+
+/// The pre-split operands of a GpuWgmmaTile with `presplit` in the
+/// workspace, after the split-K partials (rounded up to 256 bytes): A big,
+/// A small (mp x kp each, row-major: row r holds A(r, 0..kp)), B big,
+/// B small (np x kp, row c holds B(0..kp, c): B transposed, K-major), mp, np
+/// and kp the extents rounded up to the block tile and to 32, zero outside
+/// the matrices. Parts as tf32_split gives them (TF32 bit patterns).
+struct WgmmaPresplit {
+  long mp, np, kp;
+  std::size_t at;  ///< byte offset of A big in the workspace
+  WgmmaPresplit(const long m, const long n, const long k, const int bm, const int bn, const std::size_t partials)
+      : mp(round_up(m, bm)), np(round_up(n, bn)), kp(round_up(k, kWgmmaRowK)),
+        at(std::size_t(round_up(long(partials), 256))) {}
+  /// Bytes of workspace in all: the partials, then the four parts.
+  std::size_t bytes() const { return at + std::size_t(2 * (mp + np) * kp) * sizeof(float); }
+};
+
+/// Writes the four parts of `ps` into work + ps.at: one 16-byte chunk (4
+/// K values) of one row of A or column of B per work item; A read along
+/// its rows, B along its rows too (consecutive items: consecutive columns).
+template <class Space>
+void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args, const WgmmaPresplit& ps) {
+  const auto A = args.A;
+  const auto B = args.B;
+  const long M = A.extent(0), K = A.extent(1), N = B.extent(1);
+  const long lda = long(A.stride(0)), ldb = long(B.stride(0));
+  const long mp = ps.mp, np = ps.np, kp = ps.kp, chunks = kp / 4;
+  std::uint32_t* const a_big = reinterpret_cast<std::uint32_t*>(args.work.data() + ps.at);
+  std::uint32_t* const a_small = a_big + mp * kp;
+  std::uint32_t* const b_big = a_small + mp * kp;
+  std::uint32_t* const b_small = b_big + np * kp;
+  const float* const a = A.data();
+  const float* const b = B.data();
+  Kokkos::parallel_for(
+      "mmapp::wgmma_presplit", Kokkos::RangePolicy<Space>(space, 0, (mp + np) * chunks), KOKKOS_LAMBDA(const long i) {
+        const bool is_a = i < mp * chunks;
+        const long j = is_a ? i : i - mp * chunks;
+        const long row = is_a ? j / chunks : j % np, k = 4 * (is_a ? j % chunks : j / np);
+        Tf32x4 big, small;
+        MMAPP_UNROLL
+        for (int q = 0; q < 4; ++q) {
+          float x = 0.0f;
+          if (is_a && row < M && k + q < K) x = a[row * lda + k + q];
+          if (!is_a && row < N && k + q < K) x = b[(k + q) * ldb + row];
+          tf32_split(x, big.v[q], small.v[q]);
+        }
+        const long off = row * kp + k;
+        *reinterpret_cast<Tf32x4*>((is_a ? a_big : b_big) + off) = big;
+        *reinterpret_cast<Tf32x4*>((is_a ? a_small : b_small) + off) = small;
+      });
+}
+
+}  // namespace detail
+
+/// Bytes of workspace a GpuWgmmaTile variant needs for an m x n x k GEMM:
+/// with `presplit` the split-K partials and the pre-split operands
+/// (detail::WgmmaPresplit), else tiled_gpu_workspace_bytes (the partials and
+/// aligned copies of misaligned operands).
+template <class Cfg>
+std::size_t wgmma_workspace_bytes(const long m, const long n, const long k) {
+  if constexpr (Cfg::presplit) {
+    const std::size_t partials = Cfg::split_kc > 0 ? splitk_workspace_bytes<float, Cfg::split_kc>(m, n, k) : 0;
+    return m == 0 || n == 0 ? 0 : detail::WgmmaPresplit(m, n, k, Cfg::BM, Cfg::BN, partials).bytes();
+  } else {
+    return tiled_gpu_workspace_bytes<float, Cfg::split_kc, true>(m, n, k);
+  }
+}
+
 /// 3xTF32 GEMM on Hopper's wgmma (see the file comment): C = A * B + beta *
 /// C, float, with the shape of Cfg (a GpuWgmmaTile). Row-major views, any M,
 /// N, K >= 0, any row stride and alignment; beta == 0: C is not read. A
@@ -309,9 +402,26 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc);
 
-  const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
-  detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
+  const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
+  if constexpr (Cfg::presplit) {
+    if (args.work.extent(0) < ps.bytes() || !detail::aligned_to(args.work.data(), 16))
+      throw std::runtime_error("gemm_tiled_wgmma: pre-split workspace too small or misaligned");
+    detail::wgmma_presplit_pass(space, args, ps);
+  }
+  detail::WarpGemmParams<T> params = [&] {
+    if constexpr (Cfg::presplit) {  // the K loop reads ps's parts, never A and B (so no aligned copies)
+      const struct {
+        OperandView<T> a, b;
+      } in_place{{args.A.data(), long(args.A.stride(0)), false}, {args.B.data(), long(args.B.stride(0)), false}};
+      return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, in_place, args.beta);
+    } else {
+      const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
+      return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
+    }
+  }();
   params.scratch_bytes = Cfg::scratch_bytes;
+  const std::uint32_t* const pre = reinterpret_cast<const std::uint32_t*>(args.work.data() + ps.at);
+  const long mp = ps.mp, np = ps.np, kp = ps.kp;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
@@ -333,6 +443,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             raw + ((detail::kWgmmaAtomBytes - std::uintptr_t(raw) % detail::kWgmmaAtomBytes) % detail::kWgmmaAtomBytes);
         const std::uint32_t sbase = detail::wgmma_smem_addr(smem, smem);
 
+        // Pre-split: this block's rows of A big, A small, B big, B small (WgmmaPresplit).
+        const std::uint32_t* const parts[4] = {pre + long(bm) * kp, pre + (mp + bm) * kp, pre + (2 * mp + bn) * kp,
+                                               pre + (2 * mp + np + bn) * kp};
         float acc[R], dc[R], tp[R];
         MMAPP_UNROLL
         for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
@@ -389,6 +502,100 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             team.team_barrier();
           }
           detail::cp_async_wait<0>();
+        } else if constexpr (Cfg::presplit) {
+          // Per K tile and thread: 16 chunks (4 per part) by cp.async into
+          // the stage one tile ahead; the wgmma as in the three-stage path.
+          // The stage loaded in trip kt (tile kt + 1) was last read by tile
+          // kt - 2, waited for by every warpgroup before this trip's barrier.
+          auto load = [&](const int kt, const int stage) {
+            unsigned char* const st = smem + stage * Cfg::stage_bytes;
+            const long k = k_begin + long(kt) * Cfg::BK;
+            constexpr int la = Cfg::BM * 8 / Cfg::team_size, lb = Cfg::BN * 8 / Cfg::team_size;  // chunks per part
+            static_assert(la * Cfg::team_size == Cfg::BM * 8 && lb * Cfg::team_size == Cfg::BN * 8, "whole chunks");
+            MMAPP_UNROLL
+            for (int part = 0; part < 4; ++part) {
+              unsigned char* const dst =
+                  st + (part < 2 ? part * Cfg::a_bytes : 2 * Cfg::a_bytes + (part - 2) * Cfg::b_bytes);
+              MMAPP_UNROLL
+              for (int l = 0; l < (part < 2 ? la : lb); ++l) {
+                const int c = tid + l * Cfg::team_size, r = c / 8, q = c % 8;
+                detail::cp_async16(dst + detail::wgmma_chunk_offset(r, q), parts[part] + r * kp + k + 4 * q, 16);
+              }
+            }
+            detail::cp_async_commit();
+          };
+          if (ktiles > 0) load(0, 0);
+          int s = 0;  // kt % 3
+          for (int kt = 0; kt < ktiles; ++kt) {
+            detail::cp_async_wait<0>();
+            detail::wgmma_fence_proxy();
+            team.team_barrier();
+            const int next = s == 2 ? 0 : s + 1;
+            if (kt + 1 < ktiles) load(kt + 1, next);
+            const std::uint32_t st = sbase + std::uint32_t(s * Cfg::stage_bytes);
+            detail::wgmma_fence();
+            detail::wgmma_fence_operands(tp);
+            MMAPP_UNROLL
+            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
+              detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
+            detail::wgmma_commit();
+            MMAPP_UNROLL
+            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+              detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
+              detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
+            }
+            detail::wgmma_commit();
+            detail::wgmma_wait<1>();
+            detail::wgmma_fence_operands(tp);
+            MMAPP_UNROLL
+            for (int i = 0; i < R; ++i) acc[i] += tp[i];
+            s = next;
+          }
+          detail::wgmma_wait<0>();
+          detail::wgmma_fence_operands(dc);
+        } else if constexpr (Cfg::stages == 3) {
+          // Tile kt's big products (t), then its small ones, each group
+          // committed; t is added once its group is done, while the small
+          // products run (Cfg::stages).
+          typename L::FragmentA ra;
+          typename L::FragmentB rb;
+          if (ktiles > 0) {
+            L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
+            L::store(smem, tid, ra, rb);
+            if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
+          }
+          detail::wgmma_fence_proxy();
+          team.team_barrier();
+          int s = 0;  // kt % 3
+          for (int kt = 0; kt < ktiles; ++kt) {
+            const std::uint32_t st = sbase + std::uint32_t(s * Cfg::stage_bytes);
+            detail::wgmma_fence();
+            detail::wgmma_fence_operands(tp);
+            MMAPP_UNROLL
+            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
+              detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
+            detail::wgmma_commit();
+            MMAPP_UNROLL
+            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+              detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
+              detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
+            }
+            detail::wgmma_commit();
+            detail::wgmma_wait<1>();  // every group but the small products just issued
+            detail::wgmma_fence_operands(tp);
+            MMAPP_UNROLL
+            for (int i = 0; i < R; ++i) acc[i] += tp[i];
+            const int next = s == 2 ? 0 : s + 1;
+            if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
+              L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
+              detail::wgmma_fence_proxy();
+            }
+            if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+            team.team_barrier();
+            s = next;
+          }
+          detail::wgmma_wait<0>();
+          detail::wgmma_fence_operands(dc);
         } else {
           typename L::FragmentA ra;
           typename L::FragmentB rb;
@@ -433,6 +640,8 @@ template <class Cfg>
 std::string gpu_wgmma_tag() {
   std::string t = "3xtf32 wgmma w64x" + std::to_string(Cfg::BN);
   if (Cfg::async) t += " cp";
+  if (Cfg::stages != 2) t += " " + std::to_string(Cfg::stages) + "st";
+  if (Cfg::presplit) t += " pre";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
