@@ -474,6 +474,26 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
           MMAPP_UNROLL
           for (int i = 0; i < R; ++i) acc[i] += tp[i];
         };
+        // Three stages: the tile's big products (t) and its small ones as two
+        // groups; t added once its group is done, while the small ones run.
+        auto overlapped = [&](const std::uint32_t st) {
+          detail::wgmma_fence();
+          detail::wgmma_fence_operands(tp);
+          MMAPP_UNROLL
+          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
+            detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
+          detail::wgmma_commit();
+          MMAPP_UNROLL
+          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+            detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
+            detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
+          }
+          detail::wgmma_commit();
+          detail::wgmma_wait<1>();  // every group but the small products just issued
+          detail::wgmma_fence_operands(tp);
+          MMAPP_UNROLL
+          for (int i = 0; i < R; ++i) acc[i] += tp[i];
+        };
         if constexpr (Cfg::async) {
           // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
           unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
@@ -532,23 +552,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             team.team_barrier();
             const int next = s == 2 ? 0 : s + 1;
             if (kt + 1 < ktiles) load(kt + 1, next);
-            const std::uint32_t st = sbase + std::uint32_t(s * Cfg::stage_bytes);
-            detail::wgmma_fence();
-            detail::wgmma_fence_operands(tp);
-            MMAPP_UNROLL
-            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
-              detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
-            detail::wgmma_commit();
-            MMAPP_UNROLL
-            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-              detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
-              detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
-            }
-            detail::wgmma_commit();
-            detail::wgmma_wait<1>();
-            detail::wgmma_fence_operands(tp);
-            MMAPP_UNROLL
-            for (int i = 0; i < R; ++i) acc[i] += tp[i];
+            overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
             s = next;
           }
           detail::wgmma_wait<0>();
@@ -568,23 +572,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
           team.team_barrier();
           int s = 0;  // kt % 3
           for (int kt = 0; kt < ktiles; ++kt) {
-            const std::uint32_t st = sbase + std::uint32_t(s * Cfg::stage_bytes);
-            detail::wgmma_fence();
-            detail::wgmma_fence_operands(tp);
-            MMAPP_UNROLL
-            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
-              detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
-            detail::wgmma_commit();
-            MMAPP_UNROLL
-            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-              detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
-              detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
-            }
-            detail::wgmma_commit();
-            detail::wgmma_wait<1>();  // every group but the small products just issued
-            detail::wgmma_fence_operands(tp);
-            MMAPP_UNROLL
-            for (int i = 0; i < R; ++i) acc[i] += tp[i];
+            overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
             const int next = s == 2 ? 0 : s + 1;
             if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
               L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
