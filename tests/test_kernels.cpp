@@ -354,7 +354,9 @@ void check_gpu_shape_rule() {
       wgmma = wgmma || v.rule == mmapp::GpuRuleChoice::wgmma_big;
     if (wgmma) {
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8");
-      CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
+      CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk2048");
+      CHECK(tag(float(0), 1000, 1000, 1000) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk512");
+      CHECK(tag(float(0), 777, 1234, 4321) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
       CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");

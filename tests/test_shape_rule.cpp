@@ -437,23 +437,38 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(false, 2000, 6000, 2000, true) == C::wgmma_big);
   // Odd sizes: the pass that splits the operands reads them in any alignment.
   CHECK(rule(false, 4097, 4095, 4093, true) == C::wgmma_big);
-  // Few tiles and a long K: the split by 1024 (1000 x 1000 x 8192: 64 tiles x 8 slices, 4 waves
-  // filled to 97%; 100 x 100 x 300000: one tile 61% used, 293 slices in 3 waves filled to 74%).
-  CHECK(rule(false, 1000, 1000, 8192, true, &why) == C::wgmma_splitk);
+  // Short K over many tiles: whole tiles (H200, 2026-11-25: 127-150% of cuBLAS SGEMM, the SIMT
+  // tiles 83-107%).
+  CHECK(rule(false, 6000, 6000, 300, true) == C::wgmma_big);
+  CHECK(rule(false, 8192, 8192, 256, true) == C::wgmma_big);
+  CHECK(rule(false, 4000, 500, 500, true) == C::wgmma_big);
+  CHECK(rule(false, 5000, 3001, 777, true) == C::wgmma_big);
+  // Few tiles: K split by the chunk of least estimated time (1000 x 1000 x 8192: 64 tiles x 4
+  // slices of 2048 in 2 waves, against 8 of 1024 in 4 and 16 of 512 in 8; 1000^3: 64 tiles x 2
+  // slices of 512 in one wave; 777 x 1234 x 4321: 70 tiles x 5 slices of 896 in 3 waves).
+  CHECK(rule(false, 1000, 1000, 8192, true, &why) == C::wgmma_splitk2048);
+  CHECK(why.find("K split by 2048") != std::string::npos);
+  CHECK(rule(false, 1000, 1000, 1000, true, &why) == C::wgmma_splitk512);
+  CHECK(why.find("K split by 512") != std::string::npos);
+  CHECK(rule(false, 777, 1234, 4321, true, &why) == C::wgmma_splitk);
   CHECK(why.find("K split by 1024") != std::string::npos);
   CHECK(rule(false, 1500, 1500, 8192, true) == C::wgmma_splitk);
   CHECK(rule(false, 3000, 200, 5000, true) == C::wgmma_splitk);
+  CHECK(rule(false, 513, 1025, 2049, true) == C::wgmma_splitk512);
+  // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
+  // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
+  CHECK(rule(false, 3072, 3072, 3072, true) == C::wgmma_big);
   // M under 512 or N under 128: the split tile splitting in its K loop (aligned operands only).
   CHECK(rule(false, 200, 3000, 5000, true) == C::wgmma_splitk_inplace);
   CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why.find("operands split once") == std::string::npos);
   CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_splitk_inplace);  // B's rows misaligned, not copied
-  // Not wgmma, and the SIMT choice unchanged: the split's teams in two waves filled to 51%
-  // (513 x 1025 x 2049: 45 tiles x 3 slices); short K (6000 x 6000 x 300, 16384^2 x 64); half-used
-  // tiles (64 x 4096 x 4096); GEMV-like shapes; double.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{513, 1025, 2049},
-                                                                {6000, 6000, 300},
-                                                                {16384, 16384, 64},
+  // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
+  // small C, whose tiles the estimate finds under a quarter busy (513^3: 0.12, 600^3: 0.19);
+  // half-used tiles (64 x 4096 x 4096); GEMV-like shapes; double.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{16384, 16384, 64},
+                                                                {513, 513, 513},
+                                                                {600, 600, 600},
                                                                 {64, 4096, 4096},
                                                                 {4096, 64, 4096},
                                                                 {8, 8192, 8192},
@@ -469,11 +484,12 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
       for (const long k : {31L, 1024L, 70000L}) {
         INFO(m << "x" << n << "x" << k);
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
-        const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk_inplace;
+        const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk512 ||
+                              w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace;
         CHECK((w == plain) != is_wgmma);
-        CHECK(plain != C::wgmma_big);
-        CHECK(plain != C::wgmma_splitk);
-        CHECK(plain != C::wgmma_splitk_inplace);
+        for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
+                          C::wgmma_splitk_inplace})
+          CHECK(plain != c);
         CHECK(rule(true, m, n, k, true) == rule(true, m, n, k, false));
         n_wgmma += is_wgmma;
       }
@@ -502,6 +518,25 @@ TEST_CASE("splitk_reduce_time: the reduction's traffic in multiply-adds per SM",
   // Unsplit: no reduction.
   CHECK(mmapp::splitk_reduce_time(777, 1234, 1, 132, 4) == 0.0);
   CHECK(mmapp::splitk_reduce_time(777, 1234, 0, 132, 4) == 0.0);
+}
+
+TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, the pass and the reduction", "[rule]") {
+  namespace rt = mmapp::rule_tiles;
+  // 1000 x 1000 x 8192 by 2048: 8 x 8 = 64 tiles x 4 slices of 2048 = 256 teams, 2 waves of 132;
+  // the pass over A and B padded to 1024 x 8192 each, 12 bytes per element; 5 m x n float partials
+  // and C; 11 multiply-adds per byte, over the SMs.
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 1000, 1000, 8192, 132) ==
+        Catch::Approx(2.0 * 128 * 128 * (2048 + 128) + 11.0 * (12.0 * 2048 * 8192 + 5.0 * 1000 * 1000 * 4) / 132));
+  // K = 2049 by 512: 5 slices of splitk_chunk's 448, 45 tiles x 5 = 225 teams in 2 waves; K padded
+  // to 2080 for the pass, M to 640 and N to 1152.
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK512, 513, 1025, 2049, 132) ==
+        Catch::Approx(2.0 * 128 * 128 * (448 + 128) + 11.0 * (12.0 * (640 + 1152) * 2080 + 6.0 * 513 * 1025 * 4) / 132));
+  // Unsplit: K rounded up to 32 (300 -> 320), no reduction; 47 x 47 = 2209 tiles in 17 waves.
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132) ==
+        Catch::Approx(17.0 * 128 * 128 * (320 + 128) + 11.0 * 12.0 * (6016 + 6016) * 320 / 132));
+  // A split that makes one slice is the unsplit tile.
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 3000, 3000, 2000, 132) ==
+        mmapp::wgmma_presplit_time(rt::kFloatWgmma, 3000, 3000, 2000, 132));
 }
 
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {

@@ -150,51 +150,100 @@ double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double effici
   return double(waves) * (double(t.bm) * t.bn / (64.0 * 64.0)) / efficiency;
 }
 
-// The float wgmma tiles (3xTF32, one team per SM; H200, 2026-11-25, docs/performance.md "Tensor
-// cores, eighth round"): the split by 1024 where M*N fills at least 60% of the 128x128 tiles (100 x
-// 100 x 300000: 61%, 79.5% of cuBLAS SGEMM against 72.8% on the split 64x64 SIMT tile) and its
-// teams fill at least two waves to 70% (513 x 1025 x 2049: 135 teams on 132 SMs, 53% against
-// 83%); unsplit from K = 1024 (6000 x 6000 x 300: 96.7% against the SIMT big tile's 104.4%).
+// The float wgmma tile splitting its operands in the K loop (3xTF32, one team per SM; H200,
+// 2026-11-25, docs/performance.md "Tensor cores, eighth round"), the rule's where M < 512 or N <
+// 128: the split by 1024 where M*N fills at least 60% of the 128x128 tiles (100 x 100 x 300000:
+// 61%, 79.5% of cuBLAS SGEMM against 72.8% on the split 64x64 SIMT tile) and its teams fill at
+// least two waves to 70% (513 x 1025 x 2049: 135 teams on 132 SMs, 53% against 83%).
 constexpr double kWgmmaSplitMinUse = 0.6;
 constexpr double kWgmmaSplitMinFill = 0.7;
-constexpr long kWgmmaMinK = 1024;
-// The tiles on operands split once per GEMM (GpuWgmmaTile::presplit; H200, 2026-11-25, "Tensor
-// cores, ninth round") where M >= 512 and N >= 128: % of cuBLAS SGEMM, pre-split against split in
-// the K loop, 148.6/170.8/181.5 against 97.1/98.0/103.2 at 4096/8192/12288^3, 118.4 against 101.2
-// split at 3000 x 200 x 5000, 97.5 against 99.7 at 1000 x 1000 x 8192. Below, the pass costs more
-// than it saves: 24.5 against 82.2 at 100 x 100 x 300000 (both padded to 128 rows), 47.1 against
-// 93.0 at 200 x 3000 x 5000 (B's transposing pass, N K elements, against M N K products), so the
+// The tiles on operands split once per GEMM (GpuWgmmaTile::presplit; "Tensor cores, ninth round")
+// where M >= 512 and N >= 128: below, the pass costs more than it saves (24.5% of cuBLAS SGEMM
+// against 82.2 for the in-loop split at 100 x 100 x 300000, both padded to 128 rows; 47.1 against
+// 93.0 at 200 x 3000 x 5000: B's transposing pass, N K elements, against M N K products), so the
 // split tile splits in its K loop there and needs aligned (or copied) operands.
 constexpr long kWgmmaPresplitMinM = 512, kWgmmaPresplitMinN = 128;
+// wgmma_presplit_time's constants (H200, 2026-11-25, docs/performance.md "Tensor cores, tenth
+// round"): a team's fixed cost (prologue, epilogue) in K elements: a wave of K 64 took 9.3 us
+// (16384^2 x 64, 125 waves in 1.158 ms), of K 256 18.2 us (8192^2 x 256, 32 waves in 0.581 ms),
+// a + b K with a / b = 131; and its multiply-adds per byte of memory traffic, about 45e12 per
+// second (3xTF32 at about 90 TFLOP/s) over about 4 TB/s.
+constexpr double kWgmmaTeamOverheadK = 128.0;
+constexpr double kWgmmaFmaPerByte = 11.0;
+// The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
+// pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of
+// cuBLAS SGEMM against the SIMT tile's 105.9 at 16384^2 x 64, 150.4 against 106.8 at K = 256
+// (8192^2 x 256). Efficiency 0.34 (513 x 1025 x 2049, split by 512 or 2048): 83.8-88.5 against
+// 67.9; 0.21 (600^3): 95.5 against 91.6; 0.14 (513^3): 77.8 against 79.1.
+constexpr long kWgmmaPresplitMinK = 128;
+constexpr double kWgmmaMinEfficiency = 0.25;
 
-/// The wgmma step of gpu_shape_rule (its comment): wgmma_splitk, wgmma_splitk_inplace, wgmma_big
-/// or none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
+double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) {
+  constexpr long kTileK = 32;  // the wgmma tile's K tile: the pass pads K to it, a slice takes whole ones
+  const auto up = [](long x, long q) { return (x + q - 1) / q * q; };
+  const int slices = t.split_kc > 0 ? splitk_slices(m, n, k, t.split_kc, sizeof(float)) : 1;
+  const long chunk = up(splitk_chunk(k, t.split_kc, slices), kTileK);
+  const long waves = waves_of(tiles_of(t, m, n) * slices, sms);
+  const double pass_bytes = 12.0 * double(up(m, t.bm) + up(n, t.bn)) * double(up(k, kTileK));
+  const double reduce_bytes = slices > 1 ? double(slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
+  return double(waves) * t.bm * t.bn * (double(chunk) + kWgmmaTeamOverheadK) +
+         kWgmmaFmaPerByte * (pass_bytes + reduce_bytes) / double(sms);
+}
+
+namespace {
+
+/// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN): of the
+/// 128x128 tile whole and split by 512, 1024 and 2048, the least wgmma_presplit_time (a split only
+/// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
+/// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none.
+GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  if (k < kWgmmaPresplitMinK) return C::none;
+  struct Fit {
+    const RuleTile* tile;
+    GpuRuleChoice choice;
+  };
+  const Fit splits[] = {{&rt::kFloatWgmmaSplitK512, C::wgmma_splitk512},
+                        {&rt::kFloatWgmmaSplitK, C::wgmma_splitk},
+                        {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048}};
+  const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms);
+  Fit best{&rt::kFloatWgmma, C::wgmma_big};
+  double t_best = t_whole;
+  for (const Fit& f : splits) {
+    if (splitk_slices(m, n, k, f.tile->split_kc, sizeof(float)) <= 1) continue;
+    const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
+    if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
+  }
+  if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
+  if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
+  return chose(best.choice,
+               "3xTF32 on wgmma, 128x128 tiles, operands split once: K split by " +
+                   std::to_string(best.tile->split_kc) + ", the least estimated time",
+               why);
+}
+
+}  // namespace
+
+/// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
+/// 128, else wgmma_splitk_inplace or none; `inplace_ok`: the operands are aligned or copied, as
+/// the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
-  const bool presplit = m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN;
-  if (!presplit && !inplace_ok) return C::none;
+  if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, why);
+  if (!inplace_ok) return C::none;
   const RuleTile& big = rule_tiles::kFloatWgmma;
   const RuleTile& split = rule_tiles::kFloatWgmmaSplitK;
   const long tiles = tiles_of(big, m, n);
-  const double use = use_of(big, tiles, m, n);
   const int slices = splitk_slices(m, n, k, split.split_kc, sizeof(float));
-  if (slices > 1 && use >= kWgmmaSplitMinUse) {
-    const long teams = tiles * slices;
-    const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
-                           splitk_reduce_time(m, n, slices, sms, sizeof(float));
-    if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
-        t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float))) {
-      if (presplit)
-        return chose(C::wgmma_splitk,
-                     "3xTF32 on wgmma, 128x128 tiles, operands split once: K split by 1024, the teams filling their "
-                     "waves",
-                     why);
-      return chose(C::wgmma_splitk_inplace,
-                   "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves", why);
-    }
-  }
-  if (presplit && k >= kWgmmaMinK && use >= 0.75 && tiles >= sms)
-    return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
+  if (slices <= 1 || use_of(big, tiles, m, n) < kWgmmaSplitMinUse) return C::none;
+  const long teams = tiles * slices;
+  const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
+                         splitk_reduce_time(m, n, slices, sms, sizeof(float));
+  if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
+      t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float)))
+    return chose(C::wgmma_splitk_inplace,
+                 "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves", why);
   return C::none;
 }
 

@@ -45,6 +45,8 @@ enum class GpuRuleChoice {
   dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
   wgmma_big,     ///< float at FP32 accuracy on wgmma (3xTF32, sm_90a): 128x128x32, two warpgroups, operands pre-split
   wgmma_splitk,  ///< wgmma_big's tile, K split by 1024
+  wgmma_splitk512,   ///< wgmma_big's tile, K split by 512
+  wgmma_splitk2048,  ///< wgmma_big's tile, K split by 2048
   wgmma_splitk_inplace,  ///< the 128x128 wgmma tile split by 1024, splitting operands in the K loop
 };
 
@@ -80,6 +82,8 @@ inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 inline constexpr RuleTile kFloatWgmma{128, 128, 0};
 inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
+inline constexpr RuleTile kFloatWgmmaSplitK512{128, 128, 512};
+inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -151,19 +155,21 @@ inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 /// Float keeps the SIMT kernels (3xTF32 on mma.sync does not beat them),
 /// except with `wgmma` (the catalog has the 3xTF32 wgmma tiles: an sm_90a
 /// build on the in-tree Kokkos; the deck allows tensor cores), where float
-/// shapes past steps 0-2 take 3xTF32 on wgmma (one team per SM): on
-/// operands split once per GEMM where M >= kWgmmaPresplitMinM and N >=
-/// kWgmmaPresplitMinN (any alignment: the pass reads elements), else
-/// splitting in the K loop where the operands' rows are 16-byte aligned or
-/// copied (operand_aligned_or_copied), split tile only. The 128x128 tile
-/// split by 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its
-/// tiles, the split's teams fill their waves (at least two) to at least
+/// shapes past steps 0-2 take 3xTF32 on wgmma (one team per SM). Where
+/// M >= kWgmmaPresplitMinM and N >= kWgmmaPresplitMinN (512, 128), on
+/// operands split once per GEMM (any alignment: the pass reads elements):
+/// of the 128x128 tile whole and split by 512, 1024 and 2048, the one of
+/// least wgmma_presplit_time (a split only where its estimate is at most
+/// kSplitWaveGain of the whole tile's), when K >= 128 and m n k / (sms x
+/// that time) >= 0.25; else the SIMT steps. Below those M and N, splitting
+/// in the K loop where the operands' rows are 16-byte aligned or copied
+/// (operand_aligned_or_copied), split tile only: the 128x128 tile split by
+/// 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its tiles,
+/// the split's teams fill their waves (at least two) to at least
 /// kWgmmaSplitMinFill, and split_wave_time (with splitk_reduce_time)
 /// estimates the split at most kSplitWaveGain of the unsplit tile's time;
-/// else the 128x128 tile unsplit (pre-split) when K >= kWgmmaMinK, M*N
-/// fills at least 3/4 of its tiles and they are at least `sms`; else the
-/// SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM in
-/// docs/performance.md ("Tensor cores, eighth round" and "ninth round").
+/// else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
+/// in docs/performance.md ("Tensor cores", eighth to tenth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
 
@@ -186,6 +192,18 @@ double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per
 /// (kSplitReduceFmaPerByte: 23.5e12 multiply-adds per second, 47 TFLOP/s
 /// on an H200, over about 4 TB/s: 6), over `sms`; 0 when slices <= 1.
 double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem);
+
+/// The rule's estimate of the time of the pre-split 3xTF32 wgmma tile `t`
+/// (GpuWgmmaTile::presplit: 128x128, one team per SM) on an m x n x k float
+/// C, K split by t.split_kc (0: not split), on `sms` SMs, in
+/// split_wave_time's units: waves (ceil(tiles x slices / sms)) x BM x BN x
+/// (the K slice, rounded up to the tile's K of 32, + 128: a team's
+/// prologue and epilogue, fitted to K = 64 and 256 on an H200), plus the
+/// pass that splits A and B (12 bytes per element of the operands padded
+/// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at 11
+/// multiply-adds per byte over `sms` (3xTF32 at about 90 TFLOP/s over
+/// about 4 TB/s). Source: docs/performance.md, "Tensor cores, tenth round".
+double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms);
 
 /// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
 /// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:

@@ -189,6 +189,11 @@ using DoubleMma16k8Cp3MidDeep = GpuMmaTile<64, 128, 16, 32, 64, 2, 0, 8, 2, 3, t
 using DoubleMma16k8Cp4SmallDeep = GpuMmaTile<64, 64, 16, 32, 32, 2, 0, 8, 2, 4, true>;
 using DoubleMma16k8Cp4SmallDeepSplitK = GpuMmaTile<64, 64, 16, 32, 32, 2, 1024, 0, 2, 4, true>;
 using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3, true>;
+/// The same on m16n8k4, 3 and 4 stages (230 registers, no spill): 78-79 / 85-87 / 83% of cuBLAS
+/// DGEMM at 4096/8192/12288^3 against the rule's 128x64x16 tile's 88 / 90 / 82% in the same run
+/// (H200, 2026-11-25, docs/performance.md "Tensor cores, tenth round"): ladder only.
+using DoubleMma16Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 3, true>;
+using DoubleMma16Cp4WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -235,6 +240,10 @@ using FloatWgmma3SplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 3>;
 /// 4096/8192/12288^3; docs/performance.md, "Tensor cores, ninth round").
 using FloatWgmmaPre = GpuWgmmaTile<128, 128, 1, 0, 8, false, 3, true>;
 using FloatWgmmaPreSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 3, true>;
+/// The same split by 512 and by 2048: the rule's wgmma_splitk512 and wgmma_splitk2048, where
+/// wgmma_presplit_time estimates them faster (docs/performance.md, "Tensor cores, tenth round").
+using FloatWgmmaPreSplitK512 = GpuWgmmaTile<128, 128, 1, 512, 8, false, 3, true>;
+using FloatWgmmaPreSplitK2048 = GpuWgmmaTile<128, 128, 1, 2048, 8, false, 3, true>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -274,7 +283,10 @@ static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepSplitK>(rule_tiles::kDoubl
 static_assert(detail::has_rule_tile<FloatWgmmaPre>(rule_tiles::kFloatWgmma), "FloatWgmmaPre vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
-static_assert(FloatWgmmaPre::min_blocks == 1 && FloatWgmmaPreSplitK::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1,
+static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK512>(rule_tiles::kFloatWgmmaSplitK512), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK2048>(rule_tiles::kFloatWgmmaSplitK2048), "vs shape_rule.hpp");
+static_assert(FloatWgmmaPre::min_blocks == 1 && FloatWgmmaPreSplitK::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1 &&
+                  FloatWgmmaPreSplitK512::min_blocks == 1 && FloatWgmmaPreSplitK2048::min_blocks == 1,
               "one team per SM: shape_rule.cpp");
 
 namespace detail {
@@ -433,6 +445,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPre, Space, T>(R::wgmma_big));
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK, Space, T>(R::wgmma_splitk));
     v.push_back(wgmma_variant<FloatWgmmaSplitK, Space, T>(R::wgmma_splitk_inplace));
+    v.push_back(wgmma_variant<FloatWgmmaPreSplitK512, Space, T>(R::wgmma_splitk512));
+    v.push_back(wgmma_variant<FloatWgmmaPreSplitK2048, Space, T>(R::wgmma_splitk2048));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
@@ -552,7 +566,11 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
     v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
-    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
+    if constexpr (kLadderVariants) {  // eight warps, one team per SM: slower (tenth round)
+      v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp4WideDeep, Space, T>());
+    }
   }
 }
 }  // namespace detail
