@@ -50,6 +50,7 @@ const std::string kBigSplitD = "shape rule: few 64x128 tiles: K split by 4096";
 const std::string kMid = "shape rule: few tiles, 96x96 no emptier than 64x64: K split by 1024";
 const std::string kSmallSplit = "shape rule: few 64x64 tiles: K split by 1024";
 const std::string kSmall = "shape rule: 64x64 tiles";
+const std::string kSmallOverBig = "shape rule: 128x128 tiles under 3/4 used: 64x64 tiles, their waves shorter";
 const std::string kSmallRaggedBigD = "shape rule: 64x128 tiles in ragged waves: K split by 1024";
 const std::string kSmallRagged = "shape rule: 64x64 tiles in ragged waves: K split by 1024";
 const std::string kBig1kRagged = "shape rule: 128x128 tiles in ragged waves: K split by 1024, the teams filling their waves";
@@ -132,8 +133,11 @@ TEST_CASE("GPU shape rule: float 128x256 tiles only where they fill their tiles 
       {false, 1500, 1500, 8192, 132, C::big_splitk1024, kBig1kRagged},
       {false, 2500, 2500, 4096, 132, C::big_splitk640, kBig640Ragged},
       // 129x33792x1024: 2 x 132 = 264 huge tiles fill 2 waves of 132 exactly, but use = 129 / 256 = 0.50
-      // < 3/4: big (2 x 264 = 528 tiles >= 132, use 0.504 >= 1/2).
-      {false, 129, 33792, 1024, 132, C::big, kBigF},
+      // < 3/4: not huge. The big tiles (2 x 264 = 528 >= 132, use 0.504 < 3/4) take 2 waves of 264,
+      // 2 x 2 x 128^2 x 1024 = 67.1e6; the 64x64 ones 3 x 528 = 1584 in 3 waves of 528, 3 x 4 x 64^2 x
+      // 1024 = 50.3e6 <= 0.8 x 67.1e6: small (9000 x 130 x 700 measured: docs/performance.md, tenth round).
+      {false, 129, 33792, 1024, 132, C::small, kSmallOverBig},
+      {false, 9000, 130, 700, 132, C::small, kSmallOverBig},
       // N or K not a multiple of 4 (rows not 16-byte aligned; the kernel copies them to aligned ones):
       // as aligned. 4097x4095: 33 x 16 = 528 huge tiles, use 0.97, 4 waves of 132 exactly: huge.
       {false, 4097, 4095, 4093, 132, C::huge, kHuge},

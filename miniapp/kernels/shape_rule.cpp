@@ -393,6 +393,12 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (tiles >= enough) {
       // 1500 x 1500 x 8192 float: 144 big tiles on 264 slots, one team per SM.
       if (split_beats(big, 2, kSplitWaveGainFromBig)) return split_choice(false, big_name + " tiles");
+      // Float's big tiles under 3/4 used: the 64x64 tile where its waves are estimated at most
+      // kSplitWaveGain of theirs (9000 x 130 x 700: 142 tiles half used in one wave of 264, 52-59%
+      // of cuBLAS SGEMM; H200, 2026-11-25, docs/performance.md "Tensor cores, tenth round").
+      if (!is_double && big_use < kBigSplitMinUse &&
+          split_wave_time(small, m, n, k, small_spm, sms, elem) <= kSplitWaveGain * split_wave_time(big, m, n, k, 2, sms, elem))
+        return chose(C::small, "128x128 tiles under 3/4 used: 64x64 tiles, their waves shorter", why);
       return chose(C::big, big_name + " tiles", why);
     }
     if (teams_4k >= split_enough)
