@@ -101,7 +101,9 @@ inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 ///  4. where M*N fills at least half of the big tiles: the big tile when
 ///     there are at least `sms` (float) / 2*`sms` (double) of them (but
 ///     step 5's split tile where split_wave_time estimates it at most 0.65
-///     of the big tile's time at two teams per SM: ragged waves); else the
+///     of the big tile's time at two teams per SM: ragged waves; and, float,
+///     the 64x64 tile where M*N fills less than 3/4 of the big tiles and
+///     split_wave_time estimates its waves at most 0.8 of theirs); else the
 ///     big tile split by 4096 when its tiles x slices reach that count and
 ///     1.5*`sms`. Float, before these: the big tile split by 1024 or 640
 ///     (the chunk of least split_wave_time + splitk_reduce_time, at one
