@@ -4,11 +4,13 @@
 // by their run-time names ("serial", "openmp", "cuda"), and a dispatcher that
 // calls a generic lambda with a default-constructed instance of the space
 // named at run time. This is how one binary built with the `cuda` preset runs
-// either backend.
+// either backend; and how many SMs a GPU space has, as the kernels count
+// them (gpu_sm_estimate).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -16,6 +18,14 @@
 #include <vector>
 
 namespace mmapp {
+
+/// The multiprocessors of a GPU space as the shape rule and the
+/// wave-balanced split count them: Space::concurrency() / 2048 (resident
+/// threads per SM on sm_70 to sm_90), at least 1.
+template <class Space>
+long gpu_sm_estimate(const Space& space) {
+  return std::max<long>(1, long(space.concurrency()) / 2048);
+}
 
 namespace detail {
 #ifdef KOKKOS_ENABLE_SERIAL

@@ -14,6 +14,7 @@
 // variant is the driver's (driver/resolve_kernel.hpp).
 #pragma once
 
+#include "core/exec_spaces.hpp"
 #include "core/types.hpp"
 #include "kernels/kernel_names.hpp"
 #include "kernels/math_path.hpp"
@@ -90,14 +91,6 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
   for (auto& v : kernel_variants<Space, T>())
     if (v.name == name) out.push_back(v);
   return out;
-}
-
-/// The multiprocessors of a GPU space as the shape rule counts them:
-/// Space::concurrency() / 2048 (resident threads per SM on sm_70 to sm_90),
-/// at least 1.
-template <class Space>
-long gpu_sm_estimate(const Space& space) {
-  return std::max<long>(1, long(space.concurrency()) / 2048);
 }
 
 /// The default variant of a kernel for an m x n x k problem, chosen from the

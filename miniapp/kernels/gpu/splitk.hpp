@@ -10,12 +10,15 @@
 // on S alone). Every partial is made by one team with a fixed sequence of
 // operations and the sum's order is fixed, so C's bits do not depend on
 // scheduling or team size; S depends on K and Kc only (not on M, N or the
-// device), so a row split across MPI ranks gives the same bits too.
+// device), so a row split across MPI ranks gives the same bits too. The
+// wave-balanced split (WaveSplit, splitk_wave_slices) is the exception: it
+// picks S from the tile count and the device's team slots, to fill waves.
 // SplitKPlan is the host-side prologue every split-K kernel starts with (S,
 // the K chunk, where the partials go, the workspace check) and the reduce it
 // ends with. Parallel mapping of splitk_reduce: see its comment.
 #pragma once
 
+#include "core/exec_spaces.hpp"
 #include "core/types.hpp"
 #include "kernels/gpu/chunk.hpp"
 
@@ -58,6 +61,66 @@ inline int splitk_chunk(long k, int kc, int slices) {
   const long even = (k + slices - 1) / slices;
   return int(std::min<long>(kc, (even + g - 1) / g * g));
 }
+
+/// K elements a team is charged beyond its K slice in splitk_wave_slices'
+/// estimate (its pipeline's fill and drain, its partial tile's store): the
+/// fixed cost the wgmma tile's split times were fitted with
+/// (shape_rule.cpp, kWgmmaTeamOverheadK; H200, 2026-11-25).
+inline constexpr long kSplitTeamOverheadK = 128;
+
+/// K elements per slice of a wave-balanced split into `slices` slices:
+/// ceil(k / slices) rounded up to a multiple of gcd(kc, 64) (as
+/// splitk_chunk, but not capped at kc); k when slices <= 1. The slices it
+/// makes are ceil(k / chunk) <= `slices`, none empty.
+inline int splitk_wave_chunk(long k, int kc, int slices) {
+  if (slices <= 1) return int(k);
+  const int g = std::gcd(kc, 64);
+  const long even = (k + slices - 1) / slices;
+  return int((even + g - 1) / g * g);
+}
+
+/// Slices of a wave-balanced split (a variant's split_waves, WaveSplit):
+/// of tiles output tiles x S slices on `slots` team slots (teams per SM x
+/// SMs), the S in [1, max_slices] with the least estimated time
+/// ceil(tiles x S' / slots) x (chunk + kSplitTeamOverheadK), chunk =
+/// splitk_wave_chunk(k, kc, S) and S' = ceil(k / chunk) the slices it makes
+/// (waves of teams, a partial last wave costing a whole one: NVIDIA,
+/// "Matrix Multiplication Background User's Guide", "Wave Quantization";
+/// the fixed cost per team keeps S from growing past what fills the
+/// waves); ties go to fewer slices. Returns S' (1: no split). max_slices:
+/// splitk_slices(m, n, k, kc, elem), so the workspace of the fixed split by
+/// kc holds the partials. Unlike the fixed split, S depends on the tiles
+/// and the device's slots: C's bits may differ between devices and row
+/// splits (the shape rule's choice of variant already does).
+inline int splitk_wave_slices(long tiles, long k, int kc, int max_slices, long slots) {
+  if (max_slices <= 1 || tiles <= 0 || slots <= 0) return 1;
+  int best = 1;
+  double best_time = double((tiles + slots - 1) / slots) * double(k + kSplitTeamOverheadK);
+  for (int s = 2; s <= max_slices; ++s) {
+    const long chunk = splitk_wave_chunk(k, kc, s);
+    const long made = (k + chunk - 1) / chunk;
+    const double time = double((tiles * made + slots - 1) / slots) * double(chunk + kSplitTeamOverheadK);
+    if (time < best_time) best = int(made), best_time = time;
+  }
+  return best;
+}
+
+/// The slots a wave-balanced split fills: `tiles` output tiles of the GEMM
+/// and `slots` = teams per SM x SMs (0: the fixed split by Kc).
+struct SplitWaves {
+  long tiles = 0;
+  long slots = 0;
+};
+
+/// Cfg (a GpuMmaTile or GpuWgmmaTile with split_kc > 0) with K split into
+/// the slices that fill its teams' waves (splitk_wave_slices: chunks of
+/// about k / S, S at most ceil(k / split_kc)) instead of chunks of
+/// split_kc. Its tag says "wsplit" where Cfg's says "splitk".
+template <class Cfg>
+struct WaveSplit : Cfg {
+  static_assert(Cfg::split_kc > 0, "a wave-balanced split: chunks of at least split_kc");
+  static constexpr bool split_waves = true;
+};
 
 /// Workspace of a split-K variant (chunk Kc) for an m x n x k problem: S
 /// partial m x n tiles of T, S = splitk_slices(m, n, k, Kc, sizeof(T)); 0
@@ -144,7 +207,9 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
 /// The split-K plan of one call of a GPU kernel with K chunk Kc (0: no
 /// split): S = splitk_slices(M, N, K, Kc, sizeof(T)) slices of kc =
 /// splitk_chunk(K, Kc, S) K elements each (the last one shorter; kc = K
-/// when S == 1); with S > 1 the kernel writes slice
+/// when S == 1), or with `waves` (slots > 0: a wave-balanced split) S =
+/// splitk_wave_slices(waves.tiles, K, Kc, that S, waves.slots) slices of
+/// splitk_wave_chunk(K, Kc, S); with S > 1 the kernel writes slice
 /// s's partial M x N tile, row-major with ld N, at work + s * M * N, and
 /// reduce() sums them into C; with S == 1 it writes C itself (out, ldo).
 /// M, N, K from args (C M x N, A M x K). Throws std::runtime_error
@@ -160,10 +225,15 @@ struct SplitKPlan {
   long slice_elems;  ///< M * N: elements between slices in work
 
   template <class Space>
-  SplitKPlan(const char* kernel, const GemmArgs<Space, T>& args, const int Kc) {
+  SplitKPlan(const char* kernel, const GemmArgs<Space, T>& args, const int Kc, const SplitWaves waves = {}) {
     const int M = args.C.extent(0), N = args.C.extent(1), K = args.A.extent(1);
     slices = splitk_slices(M, N, K, Kc, sizeof(T));
-    kc = splitk_chunk(K, Kc, slices);
+    if (waves.slots > 0) {
+      slices = splitk_wave_slices(waves.tiles, K, Kc, slices, waves.slots);
+      kc = splitk_wave_chunk(K, Kc, slices);
+    } else {
+      kc = splitk_chunk(K, Kc, slices);
+    }
     work = reinterpret_cast<T*>(args.work.data());
     if (slices > 1 && (args.work.extent(0) < std::size_t(slices) * M * N * sizeof(T) ||
                        !detail::aligned_to(work, 16)))

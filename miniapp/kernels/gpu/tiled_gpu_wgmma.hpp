@@ -82,6 +82,7 @@ struct GpuWgmmaTile {
   static constexpr int warpgroups = BM / 64;
   static constexpr int team_size = 128 * warpgroups;
   static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
+  static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   /// 2: per K tile the warpgroup issues its twelve wgmma, waits for all of
   /// them, adds t to acc and passes the barrier, so the tensor core idles
   /// from the tile's last wgmma to the next tile's first. 3: it commits the
@@ -400,7 +401,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   const auto C = args.C;
   const int M = C.extent(0), N = C.extent(1), K = args.A.extent(1);
   if (M == 0 || N == 0) return;
-  const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc);
+  const long tiles = long((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
+  const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc,
+                           Cfg::split_waves ? SplitWaves{tiles, Cfg::min_blocks * gpu_sm_estimate(space)} : SplitWaves{});
 
   const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
   if constexpr (Cfg::presplit) {
@@ -632,7 +635,7 @@ std::string gpu_wgmma_tag() {
   if (Cfg::presplit) t += " pre";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
-  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
   return t;
 }
 
