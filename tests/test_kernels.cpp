@@ -326,6 +326,7 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // odd N: copied
       CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
+      CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");
       CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K, N < 1024
       CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 1500, 1500, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 splitk1024");
@@ -354,7 +355,7 @@ void check_gpu_shape_rule() {
       wgmma = wgmma || v.rule == mmapp::GpuRuleChoice::wgmma_big;
     if (wgmma) {
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8");
-      CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk2048");
+      CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
       CHECK(tag(float(0), 1000, 1000, 1000) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk512");
       CHECK(tag(float(0), 777, 1234, 4321) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
       CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
@@ -488,6 +489,46 @@ TEST_CASE("split-K slices: nearly equal, on K tiles and chunks, as many as ceil(
   // 2049 = 2 x 1024 + 1: three slices of 704, 704 and 641 instead of 1024, 1024 and 1.
   CHECK(mmapp::splitk_chunk(2049, 1024, 3) == 704);
   CHECK(mmapp::splitk_chunk(8192, 1024, 8) == 1024);
+}
+
+TEST_CASE("wave-balanced split-K: the slices that fill the waves, on K tiles, none empty, the least estimate",
+          "[kernels]") {
+  // Documented cases: 4 tiles (100 x 100 in 64x64) on 264 slots, K = 300000: 66 slices of 4608 (one
+  // wave of 264 teams); 8 tiles, K = 262144: 33 slices of 8000; tiles already filling the slots
+  // (231 of 264, K = 5000): no split; at most max_slices.
+  CHECK(mmapp::splitk_wave_slices(4, 300000, 256, 1172, 264) == 66);
+  CHECK(mmapp::splitk_wave_chunk(300000, 256, 66) == 4608);
+  CHECK(mmapp::splitk_wave_slices(8, 262144, 256, 1024, 264) == 33);
+  CHECK(mmapp::splitk_wave_chunk(262144, 256, 33) == 8000);
+  CHECK(mmapp::splitk_wave_slices(231, 5000, 256, 20, 264) == 1);
+  CHECK(mmapp::splitk_wave_slices(4, 300000, 256, 10, 264) == 10);
+  CHECK(mmapp::splitk_wave_slices(4, 300000, 256, 1, 264) == 1);
+  CHECK(mmapp::splitk_wave_chunk(5000, 256, 1) == 5000);
+  // Properties over a grid: 1 <= S <= max; the chunks cover K, none empty, on multiples of 64;
+  // and no S in [1, max] has a smaller estimate (waves x (chunk + kSplitTeamOverheadK)).
+  const auto estimate = [](long tiles, long k, int s, long slots) {
+    const long c = mmapp::splitk_wave_chunk(k, 256, s);
+    const long made = (k + c - 1) / c;
+    return double((tiles * made + slots - 1) / slots) * double(c + mmapp::kSplitTeamOverheadK);
+  };
+  for (const long tiles : {1L, 3L, 8L, 35L, 100L, 263L, 264L, 1000L})
+    for (const long slots : {132L, 264L})
+      for (const long k : {1L, 255L, 256L, 257L, 2049L, 5000L, 65536L, 300001L}) {
+        const int max_slices = mmapp::splitk_slices(100, 100, k, 256, sizeof(double));
+        const int s = mmapp::splitk_wave_slices(tiles, k, 256, max_slices, slots);
+        const int c = mmapp::splitk_wave_chunk(k, 256, s);
+        INFO(tiles << " tiles, " << slots << " slots, K " << k << ": " << s << " slices of " << c);
+        REQUIRE(s >= 1);
+        CHECK(s <= max_slices);
+        if (s == 1) {
+          CHECK(c == k);
+          continue;
+        }
+        CHECK(c % 64 == 0);
+        CHECK(long(s - 1) * c < k);
+        CHECK(long(s) * c >= k);
+        for (int other = 1; other <= max_slices; ++other) CHECK(estimate(tiles, k, s, slots) <= estimate(tiles, k, other, slots));
+      }
 }
 
 TEMPLATE_LIST_TEST_CASE("split-K reduction sums in its documented fixed order, bit for bit", "[kernels]",

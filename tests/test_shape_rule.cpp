@@ -319,6 +319,17 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling their waves";
   const std::string kDeepMid =
       "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
+  // Long K over few tiles (at least 16 slices of 1024, tiles at most a quarter of the 264 slots;
+  // for 96x96 its slices filling two waves or more): K split into the S slices that fill the waves
+  // (splitk_wave_slices).
+  const auto big_waves = [](int s) {
+    return "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " + std::to_string(s) +
+           " slices filling the waves (long K over few tiles)";
+  };
+  const auto mid_waves = [](int s) {
+    return "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split into " + std::to_string(s) +
+           " slices filling the waves (long K over few tiles), 4 cp.async stages";
+  };
   const std::vector<Case> cases{
       // Even N and K: the deep forms of the big tile and of the split small tile.
       {true, 8192, 8192, 8192, 132, C::dmma_deep, kDeep},
@@ -327,11 +338,14 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 128, 16384, 16384, 132, C::dmma_deep, kDeep},
       {true, 16384, 128, 16384, 132, C::dmma_deep, kDeep},
       // 256x256x262144: 2 x 4 = 8 128x64 tiles, use 1, x 256 slices = 2048 teams filling 8 waves of 264
-      // to 0.97: the deep big tile split by 1024 (128x128x131072: 2 tiles x 128 = 256 teams, 0.97).
-      {true, 256, 256, 262144, 132, C::dmma_deep_splitk, kDeepBigSplit},
+      // to 0.97: the deep big tile split, and with 256 slices of 1024 over 8 tiles the wave split:
+      // 33 slices of 8000, 264 teams in one wave (128x128x131072: 2 tiles, 128 slices of 1024).
+      {true, 256, 256, 262144, 132, C::dmma_deep_wsplit, big_waves(33)},
       // 96x96x500000: the 96x96 DMMA split tile (one tile of 9216 cells against four 64x64, 489
       // teams >= 132); 108 SMs as well. 96x200x400000: 1 x 4 128x64 tiles (< 132), 8 64x64 tiles
       // (32768 cells) against 3 96x96 (27648).
+      // K long over few tiles, but the 96x96 wave split would fill a single wave (one tile on 264
+      // slots: 261 slices of 1920): split by 1024.
       {true, 96, 96, 500000, 132, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 96, 96, 500000, 108, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 96, 200, 400000, 132, C::dmma_mid_splitk_deep, kDeepMid},
@@ -343,12 +357,17 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // (96x96x134144: 131 slices), the split 64x64 deep tile.
       {true, 100, 100, 300000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 64, 64, 1048576, 132, C::dmma_small_splitk_deep, kDeepSplit},
-      {true, 128, 128, 131072, 132, C::dmma_deep_splitk, kDeepBigSplit},
+      {true, 128, 128, 131072, 132, C::dmma_deep_wsplit, big_waves(128)},
       {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 135168, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // 640x480x20000: 7 x 5 = 35 96x96 tiles, 20 slices of 1000: 15 slices of 1344 fill 2 waves.
+      // 2500x128x30000: 20 x 2 = 40 128x64 tiles, 30 slices: 13 slices of 2368 fill 2 waves.
+      {true, 640, 480, 20000, 132, C::dmma_mid_wsplit, mid_waves(15)},
+      {true, 2500, 128, 30000, 132, C::dmma_deep_wsplit, big_waves(13)},
       // 1500x1500x8192: 12 x 24 = 288 128x64 tiles, use 0.98, 2 waves of 264 filled to 0.55; x 8
       // slices = 2304 teams filling 9 to 0.97: the deep big tile split by 1024. 1200x1200x16384: 10 x
-      // 19 = 190 tiles (use 0.93) < 0.9 x 264; 3040 teams fill 12 waves to 0.96: the same.
+      // 19 = 190 tiles (use 0.93) < 0.9 x 264; 3040 teams fill 12 waves to 0.96: the same (16
+      // slices, but 190 tiles over a quarter of the slots: not the wave split).
       {true, 1500, 1500, 8192, 132, C::dmma_deep_splitk, kDeepBigSplit},
       {true, 1200, 1200, 16384, 132, C::dmma_deep_splitk, kDeepBigSplit},
       // 1050x1050x8192: 9 x 17 = 153 128x64 tiles, use 0.88 < 0.9: not split; 153 < 0.9 x 264 and K
@@ -403,7 +422,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
-           c == C::dmma_deep_splitk;
+           c == C::dmma_deep_splitk || c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -447,11 +466,18 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(false, 8192, 8192, 256, true) == C::wgmma_big);
   CHECK(rule(false, 4000, 500, 500, true) == C::wgmma_big);
   CHECK(rule(false, 5000, 3001, 777, true) == C::wgmma_big);
-  // Few tiles: K split by the chunk of least estimated time (1000 x 1000 x 8192: 64 tiles x 4
-  // slices of 2048 in 2 waves, against 8 of 1024 in 4 and 16 of 512 in 8; 1000^3: 64 tiles x 2
-  // slices of 512 in one wave; 777 x 1234 x 4321: 70 tiles x 5 slices of 896 in 3 waves).
-  CHECK(rule(false, 1000, 1000, 8192, true, &why) == C::wgmma_splitk2048);
-  CHECK(why.find("K split by 2048") != std::string::npos);
+  // Few tiles: K split by the chunk of least estimated time (1000 x 1000 x 8192: 64 tiles x 2
+  // slices of 4096 filling one wave, against 4 of 2048 in 2 waves, 8 of 1024 in 4 and 16 of 512
+  // in 8; 1000^3: 64 tiles x 2 slices of 512 in one wave; 777 x 1234 x 4321: 70 tiles x 5 slices
+  // of 896 in 3 waves, the wave split's as well, with a smaller reduction).
+  CHECK(rule(false, 1000, 1000, 8192, true, &why) == C::wgmma_wsplit);
+  CHECK(why.find("K split into 2 slices filling the waves") != std::string::npos);
+  CHECK(rule(false, 700, 1300, 5000, true) == C::wgmma_wsplit);
+  CHECK(rule(false, 640, 480, 20000, true) == C::wgmma_wsplit);
+  // 512 x 256 x 2048: 8 tiles x 8 slices of 256, efficiency 0.246 >= 0.2 (SIMT before the wave
+  // split: 0.166 by 512); 600^3: 0.217.
+  CHECK(rule(false, 512, 256, 2048, true) == C::wgmma_wsplit);
+  CHECK(rule(false, 600, 600, 600, true) == C::wgmma_wsplit);
   CHECK(rule(false, 1000, 1000, 1000, true, &why) == C::wgmma_splitk512);
   CHECK(why.find("K split by 512") != std::string::npos);
   CHECK(rule(false, 777, 1234, 4321, true, &why) == C::wgmma_splitk);
@@ -468,11 +494,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why.find("operands split once") == std::string::npos);
   CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_splitk_inplace);  // B's rows misaligned, not copied
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
-  // small C, whose tiles the estimate finds under a quarter busy (513^3: 0.12, 600^3: 0.19);
+  // small C, whose tiles the estimate finds under a fifth busy (513^3: 0.16, 400^3);
   // half-used tiles (64 x 4096 x 4096); GEMV-like shapes; double.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{16384, 16384, 64},
                                                                 {513, 513, 513},
-                                                                {600, 600, 600},
+                                                                {400, 400, 400},
                                                                 {64, 4096, 4096},
                                                                 {4096, 64, 4096},
                                                                 {8, 8192, 8192},
@@ -489,10 +515,10 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
         INFO(m << "x" << n << "x" << k);
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
         const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk512 ||
-                              w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace;
+                              w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace || w == C::wgmma_wsplit;
         CHECK((w == plain) != is_wgmma);
         for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
-                          C::wgmma_splitk_inplace})
+                          C::wgmma_splitk_inplace, C::wgmma_wsplit})
           CHECK(plain != c);
         CHECK(rule(true, m, n, k, true) == rule(true, m, n, k, false));
         n_wgmma += is_wgmma;
@@ -513,6 +539,9 @@ TEST_CASE("split_wave_time: waves of teams x one team's share of its SM", "[rule
   CHECK(mmapp::split_wave_time(rt::kFloatSmallSplitK, 10, 10, 1000, 4, 132, 4) == 1.0 * 4 * 64 * 64 * 1000);
   // 777x1234x4321 float by 640: 7 slices of 640, 70 tiles x 7 = 490 teams, 2 waves of 264.
   CHECK(mmapp::split_wave_time(rt::kFloatBigSplitK640, 777, 1234, 4321, 2, 132, 4) == 2.0 * 2 * 128 * 128 * 640);
+  // The wave split: 640x480x20000 in 7 x 5 = 35 96x96 tiles on 264 slots, 15 slices of 1344
+  // (ceil(20000 / 15) = 1334 rounded up to 64): 525 teams in 2 waves.
+  CHECK(mmapp::split_wave_time(rt::kDoubleMmaMidWaves, 640, 480, 20000, 2, 132, 8) == 2.0 * 2 * 96 * 96 * 1344);
 }
 
 TEST_CASE("splitk_reduce_time: the reduction's traffic in multiply-adds per SM", "[rule]") {
@@ -538,6 +567,10 @@ TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, th
   // Unsplit: K rounded up to 32 (300 -> 320), no reduction; 47 x 47 = 2209 tiles in 17 waves.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132) ==
         Catch::Approx(17.0 * 128 * 128 * (320 + 128) + 11.0 * 12.0 * (6016 + 6016) * 320 / 132));
+  // The wave split: 1000 x 1000 x 8192 in 64 tiles on 132 slots, 2 slices of 4096 in one wave; 3
+  // m x n partials' traffic (2 slices and C).
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaWaves, 1000, 1000, 8192, 132) ==
+        Catch::Approx(1.0 * 128 * 128 * (4096 + 128) + 11.0 * (12.0 * 2048 * 8192 + 3.0 * 1000 * 1000 * 4) / 132));
   // A split that makes one slice is the unsplit tile.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 3000, 3000, 2000, 132) ==
         mmapp::wgmma_presplit_time(rt::kFloatWgmma, 3000, 3000, 2000, 132));

@@ -28,6 +28,21 @@ double wave_fill(long teams, long slots) {
   return waves > 0 ? double(teams) / double(waves * slots) : 1.0;
 }
 
+/// The K split of `t` on an m x n x k C of `elem`-byte elements, `slots` teams at a time: its
+/// slices and K elements per slice, as the kernel's SplitKPlan makes them (splitk.hpp: chunks of
+/// t.split_kc, or with t.waves the slices that fill the waves); {1, k} when t is not split.
+struct RuleSplit {
+  int slices;
+  long chunk;
+};
+RuleSplit rule_split(const RuleTile& t, long m, long n, long k, std::size_t elem, long slots) {
+  if (t.split_kc <= 0) return {1, k};
+  const int fixed = splitk_slices(m, n, k, t.split_kc, elem);
+  if (!t.waves) return {fixed, splitk_chunk(k, t.split_kc, fixed)};
+  const int s = splitk_wave_slices(tiles_of(t, m, n), k, t.split_kc, fixed, slots);
+  return {s, splitk_wave_chunk(k, t.split_kc, s)};
+}
+
 /// The rule's choice and its reason for the report.
 GpuRuleChoice chose(GpuRuleChoice c, const std::string& rule, std::string* why) {
   if (why) *why = "shape rule: " + rule;
@@ -90,7 +105,7 @@ bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, 
 // run 12 MMAs per K step against 8 (H200, 2026-11-24, call 14: double
 // 777x1234x4321, 1.2% more cells, 78.4% of cuBLAS DGEMM split against 72.7%
 // for the 64x64 tile unsplit; docs/performance.md).
-constexpr long kDmmaTeamsPerSm = 2;
+constexpr long kDmmaTeamsPerSm = rule_tiles::kDmmaTeamsPerSm;
 constexpr double kDmmaMidSlack = 1.05;
 
 // How much faster the waves of a split tile must be estimated (split_wave_time)
@@ -130,14 +145,42 @@ constexpr double kSplitReduceFmaPerByte = 6.0;
 // 800 tiles fill 4 waves to 0.76, 69.3% unsplit, 78.2% split).
 constexpr double kDmmaDeepSplitMinUse = 0.9;
 constexpr double kDmmaDeepSplitMinFill = 0.9;
+// Long K over few tiles: where the split by 1024 makes at least kWaveSplitMinSlices slices (K >
+// 15 x 1024) and the tiles take at most kWaveSplitMaxTileShare of the team slots, the deep
+// big tile and the 96x96 tile split into the slices that fill their waves instead
+// (dmma_deep_wsplit, dmma_mid_wsplit): fewer, longer slices, fewer partials to write and sum
+// (H200, 2026-11-25, eleventh round, % of cuBLAS DGEMM, split by 1024 -> wave split: 256 x 256 x
+// 262144, 128x64, 78.6 -> 89.7 (256 slices of 1024 -> 33 of 8000); 640 x 480 x 20000, 96x96, 68.3 -> 74.8 (20 ->
+// 15); 2500 x 128 x 30000, 128x64, 76.4 -> 76.8). With fewer slices the wave split was no better
+// or slower, not understood: 1000 x 1000 x 8192, 128x64, 8 slices of 1024 at 67.9 against 2 of
+// 4096 at 57.2 (128 tiles on 264 slots); 777 x 1234 x 4321, 96x96, 71.2 -> 71.6 (5 -> 2, 117
+// tiles); 1500^2 x 8192 71.3 -> 71.1 (288 tiles). 640 x 480 and 2500 x 128: 35 and 40 tiles.
+// Call 2, shapes not used to set these: 128x64, 2500 x 128 x 30000 77.9 -> 78.3, 500 x 300 x
+// 50000 74.5 -> 70.3 (20 tiles, 13 slices in one wave); 96x96, 640 x 480 x 20000 67.1 -> 73.5;
+// where the 96x96 wave split made a single wave it lost: 200 x 96 x 400000 72.7 -> 69.8, 96 x 96 x
+// 500000 84.8 -> 82.8 (160 x 160 x 200000 70.7 -> 71.9): the 96x96 tile takes it only where its
+// slices fill at least kMidWaveSplitMinWaves waves (no dynamic balancing across SMs in one wave).
+constexpr int kWaveSplitMinSlices = 16;
+constexpr double kWaveSplitMaxTileShare = 0.25;
+constexpr long kMidWaveSplitMinWaves = 2;
+
+/// Whether the DMMA tile `t` (split by 1024, kDmmaTeamsPerSm teams per SM) takes the wave split
+/// on an m x n x k C (the comment above), its wave split (`waves`) filling at least `min_waves`
+/// waves.
+bool dmma_wave_split(const RuleTile& t, const RuleTile& waves, long m, long n, long k, std::size_t elem, long sms,
+                     long min_waves) {
+  const long slots = kDmmaTeamsPerSm * sms;
+  return splitk_slices(m, n, k, t.split_kc, elem) >= kWaveSplitMinSlices &&
+         double(tiles_of(t, m, n)) <= kWaveSplitMaxTileShare * double(slots) &&
+         waves_of(tiles_of(t, m, n) * rule_split(waves, m, n, k, elem, slots).slices, slots) >= min_waves;
+}
 
 }  // namespace
 
 double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem) {
-  const int slices = t.split_kc > 0 ? splitk_slices(m, n, k, t.split_kc, elem) : 1;
-  const long waves = waves_of(tiles_of(t, m, n) * slices, teams_per_sm * sms);
-  return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) *
-         double(splitk_chunk(k, t.split_kc, slices));
+  const RuleSplit sp = rule_split(t, m, n, k, elem, teams_per_sm * sms);
+  const long waves = waves_of(tiles_of(t, m, n) * sp.slices, teams_per_sm * sms);
+  return double(waves) * double(teams_per_sm) * double(t.bm) * double(t.bn) * double(sp.chunk);
 }
 
 double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem) {
@@ -174,15 +217,17 @@ constexpr double kWgmmaFmaPerByte = 11.0;
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of
 // cuBLAS SGEMM against the SIMT tile's 105.9 at 16384^2 x 64, 150.4 against 106.8 at K = 256
 // (8192^2 x 256). Efficiency 0.34 (513 x 1025 x 2049, split by 512 or 2048): 83.8-88.5 against
-// 67.9; 0.21 (600^3): 95.5 against 91.6; 0.14 (513^3): 77.8 against 79.1.
+// 67.9; 0.21 (600^3): 95.5 against 91.6; 0.14 (513^3): 77.8 against 79.1 (tenth round); 0.246
+// (512 x 256 x 2048, 8 slices filling the waves): 123.5 against 82.3 (eleventh round).
 constexpr long kWgmmaPresplitMinK = 128;
-constexpr double kWgmmaMinEfficiency = 0.25;
+constexpr double kWgmmaMinEfficiency = 0.2;
 
 double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) {
   constexpr long kTileK = 32;  // the wgmma tile's K tile: the pass pads K to it, a slice takes whole ones
   const auto up = [](long x, long q) { return (x + q - 1) / q * q; };
-  const int slices = t.split_kc > 0 ? splitk_slices(m, n, k, t.split_kc, sizeof(float)) : 1;
-  const long chunk = up(splitk_chunk(k, t.split_kc, slices), kTileK);
+  const RuleSplit sp = rule_split(t, m, n, k, sizeof(float), sms);  // one team per SM
+  const int slices = sp.slices;
+  const long chunk = up(sp.chunk, kTileK);
   const long waves = waves_of(tiles_of(t, m, n) * slices, sms);
   const double pass_bytes = 12.0 * double(up(m, t.bm) + up(n, t.bn)) * double(up(k, kTileK));
   const double reduce_bytes = slices > 1 ? double(slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
@@ -206,20 +251,23 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::strin
   };
   const Fit splits[] = {{&rt::kFloatWgmmaSplitK512, C::wgmma_splitk512},
                         {&rt::kFloatWgmmaSplitK, C::wgmma_splitk},
-                        {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048}};
+                        {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048},
+                        {&rt::kFloatWgmmaWaves, C::wgmma_wsplit}};
   const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms);
   Fit best{&rt::kFloatWgmma, C::wgmma_big};
   double t_best = t_whole;
   for (const Fit& f : splits) {
-    if (splitk_slices(m, n, k, f.tile->split_kc, sizeof(float)) <= 1) continue;
+    if (rule_split(*f.tile, m, n, k, sizeof(float), sms).slices <= 1) continue;
     const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
     if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
   }
   if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
-  return chose(best.choice,
-               "3xTF32 on wgmma, 128x128 tiles, operands split once: K split by " +
-                   std::to_string(best.tile->split_kc) + ", the least estimated time",
+  const std::string split =
+      best.tile->waves ? "K split into " + std::to_string(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices) +
+                             " slices filling the waves"
+                       : "K split by " + std::to_string(best.tile->split_kc);
+  return chose(best.choice, "3xTF32 on wgmma, 128x128 tiles, operands split once: " + split + ", the least estimated time",
                why);
 }
 
@@ -279,6 +327,13 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
+      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short &&
+          dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1))
+        return chose(C::dmma_deep_wsplit,
+                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " +
+                         std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                         " slices filling the waves (long K over few tiles)",
+                     why);
       if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short)
         return chose(C::dmma_deep_splitk,
                      "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling "
@@ -305,10 +360,19 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                                     kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
     if ((few || ragged) && k_splits) {
       const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
-      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack))
+      const bool mid = deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack);
+      if (mid && !dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms,
+                                  kMidWaveSplitMinWaves))
         return chose(C::dmma_mid_splitk_deep,
                      std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
                          ", 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages",
+                     why);
+      if (mid)
+        return chose(C::dmma_mid_wsplit,
+                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
+                         ", 96x96 no emptier than 64x64: K split into " +
+                         std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
+                         " slices filling the waves (long K over few tiles), 4 cp.async stages",
                      why);
       return deep ? chose(C::dmma_small_splitk_deep,
                           "FP64 tensor cores, " + tiles_why + ": K split by 1024, 4 cp.async stages", why)

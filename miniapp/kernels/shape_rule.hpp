@@ -48,14 +48,20 @@ enum class GpuRuleChoice {
   wgmma_splitk512,   ///< wgmma_big's tile, K split by 512
   wgmma_splitk2048,  ///< wgmma_big's tile, K split by 2048
   wgmma_splitk_inplace,  ///< the 128x128 wgmma tile split by 1024, splitting operands in the K loop
+  wgmma_wsplit,      ///< wgmma_big's tile, K split into the slices that fill its waves (chunks >= 256)
+  dmma_mid_wsplit,   ///< dmma_mid_splitk_deep's tile, K split into the slices that fill its waves
+  dmma_deep_wsplit,  ///< dmma_deep's tile, K split into the slices that fill its waves
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
-/// and the K chunk of its split form (0: not split). The GPU catalog's
+/// and the K chunk of its split form (0: not split); with `waves`, K split
+/// into the slices that fill the teams' waves, chunks of at least split_kc
+/// (splitk.hpp, WaveSplit and splitk_wave_slices). The GPU catalog's
 /// configurations (kernels/gpu/catalog_gpu.hpp) are checked against these at
 /// compile time, so the rule and the kernels it names cannot drift apart.
 struct RuleTile {
   int bm, bn, split_kc;
+  bool waves = false;
 };
 
 /// The tiles of gpu_shape_rule, per dtype.
@@ -84,6 +90,11 @@ inline constexpr RuleTile kFloatWgmma{128, 128, 0};
 inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 inline constexpr RuleTile kFloatWgmmaSplitK512{128, 128, 512};
 inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
+/// Teams per SM of the DMMA tiles (their launch bounds on sm_90: catalog_gpu.hpp).
+inline constexpr long kDmmaTeamsPerSm = 2;
+inline constexpr RuleTile kFloatWgmmaWaves{128, 128, 256, true};
+inline constexpr RuleTile kDoubleMmaMidWaves{96, 96, 256, true};
+inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -141,11 +152,17 @@ inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 /// splits, M*N fills at least 90% of the 128x64 tiles, their teams (tiles x
 /// slices) fill their waves of 2*`sms` to at least 90%, and the unsplit
 /// tiles are fewer than `sms`, or than 90% of the slots, or fill their
-/// waves to less than 80%; the big one on
+/// waves to less than 80% (where the split by 1024 makes at least 16
+/// slices over tiles taking at most a quarter of the slots: long K over few
+/// tiles, the same tile with K split into the slices that fill its waves,
+/// dmma_deep_wsplit); the big one on
 /// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
-/// tile split by 1024 (dmma_mid_splitk_deep; without `deep_tiles`, the
+/// tile split by 1024 (dmma_mid_splitk_deep; where the split by 1024 makes
+/// at least 16 slices over tiles taking at most a quarter of the slots and
+/// the slices that fill its waves fill two or more, split into those:
+/// dmma_mid_wsplit; without `deep_tiles`, the
 /// split 64x64 DMMA tile as before); the deep forms only where A's and B's
 /// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
 /// ones (operand_copied, aligned_operands.hpp: C reuses the copy along at
@@ -160,10 +177,11 @@ inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 /// shapes past steps 0-2 take 3xTF32 on wgmma (one team per SM). Where
 /// M >= kWgmmaPresplitMinM and N >= kWgmmaPresplitMinN (512, 128), on
 /// operands split once per GEMM (any alignment: the pass reads elements):
-/// of the 128x128 tile whole and split by 512, 1024 and 2048, the one of
+/// of the 128x128 tile whole, split by 512, 1024 and 2048 and split into
+/// the slices that fill its waves (wgmma_wsplit), the one of
 /// least wgmma_presplit_time (a split only where its estimate is at most
 /// kSplitWaveGain of the whole tile's), when K >= 128 and m n k / (sms x
-/// that time) >= 0.25; else the SIMT steps. Below those M and N, splitting
+/// that time) >= 0.2; else the SIMT steps. Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only: the 128x128 tile split by
 /// 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its tiles,
@@ -177,7 +195,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
 
 /// The rule's estimate of the time of an m x n x k C in tiles of `t`, K
 /// split by t.split_kc (0: not split) into splitk_slices slices of
-/// splitk_chunk elements, at `teams_per_sm` teams per SM on `sms` SMs, for
+/// splitk_chunk elements (t.waves: splitk_wave_slices' slices on
+/// teams_per_sm x sms slots), at `teams_per_sm` teams per SM on `sms` SMs, for
 /// `elem`-byte elements: waves of teams (ceil(tiles x slices / (teams_per_sm
 /// x sms))) x one team's work at that share of its SM (teams_per_sm x BM x BN
 /// x its K slice), in cell x K units; a partial last wave costs a whole one
@@ -197,7 +216,8 @@ double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem
 
 /// The rule's estimate of the time of the pre-split 3xTF32 wgmma tile `t`
 /// (GpuWgmmaTile::presplit: 128x128, one team per SM) on an m x n x k float
-/// C, K split by t.split_kc (0: not split), on `sms` SMs, in
+/// C, K split by t.split_kc (0: not split; t.waves: into the slices of
+/// splitk_wave_slices on `sms` slots), on `sms` SMs, in
 /// split_wave_time's units: waves (ceil(tiles x slices / sms)) x BM x BN x
 /// (the K slice, rounded up to the tile's K of 32, + 128: a team's
 /// prologue and epilogue, fitted to K = 64 and 256 on an H200), plus the

@@ -206,6 +206,14 @@ using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2
 /// tiles and their teams fill their waves (H200, 2026-11-24, call 21: 68-81% of cuBLAS DGEMM on
 /// 1000-2500 squares with K of 4096-100000 and 256 x 256 x 262144; docs/performance.md).
 using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 3, true>;
+/// The three split tiles above with K split into the slices that fill their
+/// teams' waves (WaveSplit, splitk.hpp: chunks of at least 256, about K / S)
+/// instead of chunks of 1024 (issue 21, eleventh round): the 96x96 and
+/// 128x64 forms the rule's for long K over few tiles (shape_rule.cpp), the
+/// 64x64 one ladder only.
+using DoubleMma16k8Cp4SmallDeepWaves = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2, 256, 0, 2, 4, true>>;
+using DoubleMma16k8Cp4Deep96Waves = WaveSplit<GpuMmaTile<96, 96, 8, 48, 32, 2, 256, 0, 2, 4, true>>;
+using DoubleMma16Cp3DeepWaves = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 256, 0, 1, 3, true>>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -244,12 +252,14 @@ using FloatWgmmaPreSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 3, true>;
 /// wgmma_presplit_time estimates them faster (docs/performance.md, "Tensor cores, tenth round").
 using FloatWgmmaPreSplitK512 = GpuWgmmaTile<128, 128, 1, 512, 8, false, 3, true>;
 using FloatWgmmaPreSplitK2048 = GpuWgmmaTile<128, 128, 1, 2048, 8, false, 3, true>;
+/// The same with K split into the slices that fill the waves (WaveSplit, chunks of at least 256).
+using FloatWgmmaPreWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 3, true>>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
 template <class Cfg>
 constexpr bool has_rule_tile(const RuleTile& t) {
-  return Cfg::BM == t.bm && Cfg::BN == t.bn && Cfg::split_kc == t.split_kc;
+  return Cfg::BM == t.bm && Cfg::BN == t.bn && Cfg::split_kc == t.split_kc && Cfg::split_waves == t.waves;
 }
 }  // namespace detail
 
@@ -285,6 +295,12 @@ static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK>(rule_tiles::kFloatWgmma
 static_assert(detail::has_rule_tile<FloatWgmmaSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK512>(rule_tiles::kFloatWgmmaSplitK512), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK2048>(rule_tiles::kFloatWgmmaSplitK2048), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaPreWaves>(rule_tiles::kFloatWgmmaWaves), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96Waves>(rule_tiles::kDoubleMmaMidWaves), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDoubleMmaBigWaves), "vs shape_rule.hpp");
+static_assert(FloatWgmmaPreWaves::min_blocks == 1 && DoubleMma16k8Cp4Deep96Waves::min_blocks == rule_tiles::kDmmaTeamsPerSm &&
+                  DoubleMma16Cp3DeepWaves::min_blocks == rule_tiles::kDmmaTeamsPerSm,
+              "the wave split fills min_blocks teams per SM, as the rule counts them");
 static_assert(FloatWgmmaPre::min_blocks == 1 && FloatWgmmaPreSplitK::min_blocks == 1 && FloatWgmmaSplitK::min_blocks == 1 &&
                   FloatWgmmaPreSplitK512::min_blocks == 1 && FloatWgmmaPreSplitK2048::min_blocks == 1,
               "one team per SM: shape_rule.cpp");
@@ -447,6 +463,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaSplitK, Space, T>(R::wgmma_splitk_inplace));
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK512, Space, T>(R::wgmma_splitk512));
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK2048, Space, T>(R::wgmma_splitk2048));
+    v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
@@ -566,6 +583,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
     v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
+    if constexpr (kLadderVariants)  // 64x64 wave split: 57-73% of cuBLAS DGEMM, the split by 1024 65-79 (eleventh round)
+      v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWaves, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4Deep96Waves, Space, T>(R::dmma_mid_wsplit));
+    v.push_back(mma_variant<DoubleMma16Cp3DeepWaves, Space, T>(R::dmma_deep_wsplit));
     if constexpr (kLadderVariants) {  // eight warps, one team per SM: slower (tenth round)
       v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
