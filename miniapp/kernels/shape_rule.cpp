@@ -211,7 +211,7 @@ constexpr long kWgmmaPresplitMinM = 512, kWgmmaPresplitMinN = 128;
 // (16384^2 x 64, 125 waves in 1.158 ms), of K 256 18.2 us (8192^2 x 256, 32 waves in 0.581 ms),
 // a + b K with a / b = 131; and its multiply-adds per byte of memory traffic, about 45e12 per
 // second (3xTF32 at about 90 TFLOP/s) over about 4 TB/s.
-constexpr double kWgmmaTeamOverheadK = 128.0;
+constexpr double kWgmmaTeamOverheadK = double(kSplitTeamOverheadK);  // splitk.hpp's wave split charges the same
 constexpr double kWgmmaFmaPerByte = 11.0;
 // The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of
@@ -238,7 +238,8 @@ double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) 
 namespace {
 
 /// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN): of the
-/// 128x128 tile whole and split by 512, 1024 and 2048, the least wgmma_presplit_time (a split only
+/// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
+/// (kFloatWgmmaWaves), the least wgmma_presplit_time (a split only
 /// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
 /// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none.
 GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::string* why) {
@@ -327,18 +328,15 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
-      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short &&
-          dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1))
-        return chose(C::dmma_deep_wsplit,
-                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " +
-                         std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
-                         " slices filling the waves (long K over few tiles)",
-                     why);
-      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short)
-        return chose(C::dmma_deep_splitk,
-                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling "
-                     "their waves",
-                     why);
+      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short) {
+        const std::string head = "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split ";
+        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1))
+          return chose(C::dmma_deep_wsplit,
+                       head + "into " + std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                           " slices filling the waves (long K over few tiles)",
+                       why);
+        return chose(C::dmma_deep_splitk, head + "by 1024, the teams filling their waves", why);
+      }
     }
     if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
@@ -360,20 +358,16 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                                     kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
     if ((few || ragged) && k_splits) {
       const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
-      const bool mid = deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack);
-      if (mid && !dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms,
-                                  kMidWaveSplitMinWaves))
-        return chose(C::dmma_mid_splitk_deep,
-                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
-                         ", 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages",
-                     why);
-      if (mid)
-        return chose(C::dmma_mid_wsplit,
-                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
-                         ", 96x96 no emptier than 64x64: K split into " +
-                         std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
-                         " slices filling the waves (long K over few tiles), 4 cp.async stages",
-                     why);
+      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack)) {
+        const std::string head = std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
+                                 ", 96x96 no emptier than 64x64: K split ";
+        if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves))
+          return chose(C::dmma_mid_wsplit,
+                       head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
+                           " slices filling the waves (long K over few tiles), 4 cp.async stages",
+                       why);
+        return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
+      }
       return deep ? chose(C::dmma_small_splitk_deep,
                           "FP64 tensor cores, " + tiles_why + ": K split by 1024, 4 cp.async stages", why)
                   : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);

@@ -46,6 +46,17 @@ inline int splitk_slices(long m, long n, long k, int kc, std::size_t elem) {
   return double(s) * double(m) * double(n) * double(elem) > double(kSplitKMaxBytes) ? 1 : int(s);
 }
 
+/// K elements per slice of a wave-balanced split into `slices` slices:
+/// ceil(k / slices) rounded up to a multiple of gcd(kc, 64) (splitk_chunk
+/// is this capped at kc); k when slices <= 1. The slices it
+/// makes are ceil(k / chunk) <= `slices`, none empty.
+inline int splitk_wave_chunk(long k, int kc, int slices) {
+  if (slices <= 1) return int(k);
+  const int g = std::gcd(kc, 64);
+  const long even = (k + slices - 1) / slices;
+  return int((even + g - 1) / g * g);
+}
+
 /// K elements per slice when K is cut into `slices` = splitk_slices(...)
 /// slices with chunk kc: the slices nearly equal, ceil(k / slices) rounded
 /// up to a multiple of gcd(kc, 64) (every kernel's K tile and 16-byte chunk
@@ -56,10 +67,7 @@ inline int splitk_slices(long m, long n, long k, int kc, std::size_t elem) {
 /// `slices` (and no slice is empty): (slices - 1) * kc < k. Depends on k and
 /// kc alone, like splitk_slices (the file comment's bits). k when slices <= 1.
 inline int splitk_chunk(long k, int kc, int slices) {
-  if (slices <= 1) return int(k);
-  const int g = std::gcd(kc, 64);
-  const long even = (k + slices - 1) / slices;
-  return int(std::min<long>(kc, (even + g - 1) / g * g));
+  return slices <= 1 ? int(k) : std::min(kc, splitk_wave_chunk(k, kc, slices));
 }
 
 /// K elements a team is charged beyond its K slice in splitk_wave_slices'
@@ -67,17 +75,6 @@ inline int splitk_chunk(long k, int kc, int slices) {
 /// fixed cost the wgmma tile's split times were fitted with
 /// (shape_rule.cpp, kWgmmaTeamOverheadK; H200, 2026-11-25).
 inline constexpr long kSplitTeamOverheadK = 128;
-
-/// K elements per slice of a wave-balanced split into `slices` slices:
-/// ceil(k / slices) rounded up to a multiple of gcd(kc, 64) (as
-/// splitk_chunk, but not capped at kc); k when slices <= 1. The slices it
-/// makes are ceil(k / chunk) <= `slices`, none empty.
-inline int splitk_wave_chunk(long k, int kc, int slices) {
-  if (slices <= 1) return int(k);
-  const int g = std::gcd(kc, 64);
-  const long even = (k + slices - 1) / slices;
-  return int((even + g - 1) / g * g);
-}
 
 /// Slices of a wave-balanced split (a variant's split_waves, WaveSplit):
 /// of tiles output tiles x S slices on `slots` team slots (teams per SM x
@@ -121,6 +118,20 @@ struct WaveSplit : Cfg {
   static_assert(Cfg::split_kc > 0, "a wave-balanced split: chunks of at least split_kc");
   static constexpr bool split_waves = true;
 };
+
+/// The SplitWaves of a call of a kernel with configuration Cfg (BM x BN
+/// block tiles, min_blocks teams per SM, split_waves) on an M x N C on
+/// `space`: its tiles and min_blocks x gpu_sm_estimate(space) slots when
+/// Cfg is a WaveSplit, else none (the fixed split).
+template <class Cfg, class Space>
+SplitWaves split_waves_of(const Space& space, const long M, const long N) {
+  if constexpr (!Cfg::split_waves) {
+    (void)space, (void)M, (void)N;
+    return {};
+  } else {
+    return {((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN), Cfg::min_blocks * gpu_sm_estimate(space)};
+  }
+}
 
 /// Workspace of a split-K variant (chunk Kc) for an m x n x k problem: S
 /// partial m x n tiles of T, S = splitk_slices(m, n, k, Kc, sizeof(T)); 0

@@ -682,9 +682,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   const auto C = args.C;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
-  const long tiles = long((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
-  const SplitKPlan<T> plan("gemm_tiled_mma", args, Cfg::split_kc,
-                           Cfg::split_waves ? SplitWaves{tiles, Cfg::min_blocks * gpu_sm_estimate(space)} : SplitWaves{});
+  const SplitKPlan<T> plan("gemm_tiled_mma", args, Cfg::split_kc, split_waves_of<Cfg>(space, M, N));
 
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
   // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
@@ -799,7 +797,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
 /// scratch stage; "kp": the K permutation, KPermK), e.g. "dmma16 w64x32 cp3 kp lb2 sw8", or
-/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit512": WaveSplit, chunks of at least 512).
+/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256).
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
   static constexpr const char* dnames[4] = {"dmma", "dmma16", "dmma16k8", "dmma16k16"};

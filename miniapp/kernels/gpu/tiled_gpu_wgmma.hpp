@@ -401,9 +401,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   const auto C = args.C;
   const int M = C.extent(0), N = C.extent(1), K = args.A.extent(1);
   if (M == 0 || N == 0) return;
-  const long tiles = long((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
-  const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc,
-                           Cfg::split_waves ? SplitWaves{tiles, Cfg::min_blocks * gpu_sm_estimate(space)} : SplitWaves{});
+  const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc, split_waves_of<Cfg>(space, M, N));
 
   const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
   if constexpr (Cfg::presplit) {
