@@ -33,6 +33,7 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "core/long_range.hpp"
 #include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -111,9 +112,8 @@ void AccuracyReference<Space, T>::compute(const ConstMatrix<T, Space>& A, const 
   const long n = cols_, K = long(A.extent(1));
   const DView C64 = C64_, D = D_;
   if (rows_ == 0 || n == 0) return;
-  Kokkos::parallel_for(
-      "mmapp::accuracy_reference", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space_, 0, rows_ * n),
-      KOKKOS_LAMBDA(const long e) {
+  parallel_for_long(
+      "mmapp::accuracy_reference", space_, rows_ * n, KOKKOS_LAMBDA(const long e) {
         const long i = e / n, j = e % n;
         double s = 0, comp = 0, d = 0;
         for (long k = 0; k < K; ++k) {

@@ -41,6 +41,7 @@
 #include "check/accuracy.hpp"
 #include "check/verify.hpp"
 #include "core/exec_spaces.hpp"
+#include "core/long_range.hpp"
 #include "driver/measure.hpp"
 #include "driver/plan.hpp"
 
@@ -125,7 +126,7 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
                 const AccuracyReference<Space, T>* reference, std::vector<RunRecord>& out, std::size_t first_record,
                 const DriverHooks& hooks) {
   const MPI_Comm comm = d.comm();
-  const auto poison = [&] { Kokkos::deep_copy(d.C(), std::numeric_limits<T>::quiet_NaN()); };
+  const auto poison = [&] { fill_span(d.space(), d.C(), std::numeric_limits<T>::quiet_NaN()); };
   RunRecord rec = new_record<T>(cfg, p.name, size, backends);
   d.describe(rec, p);
   PhaseClock ph = common;

@@ -18,6 +18,7 @@
 // The verifier sees the grid with one process column (GridPlacement::row_split).
 #pragma once
 
+#include "core/long_range.hpp"
 #include "deck/init.hpp"
 #include "driver/case_runner.hpp"
 #include "parallel/decomposition.hpp"
@@ -106,10 +107,14 @@ SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<lo
     } else {
       try {
         Space space;
-        Matrix<T, Space> A("balance_A", my, K), B("balance_B", K, N), C("balance_C", my, N);
+        // Uninitialised, and filled by fill_span: no Kokkos launch over the whole span (core/long_range.hpp).
+        const auto uninit = [](const std::string& label) {
+          return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+        };
+        Matrix<T, Space> A(uninit("balance_A"), my, K), B(uninit("balance_B"), K, N), C(uninit("balance_C"), my, N);
         Workspace<Space> work("balance_work", kv.workspace(my, N, K));
-        Kokkos::deep_copy(A, T(0.5));
-        Kokkos::deep_copy(B, T(0.25));
+        fill_span(space, A, T(0.5));
+        fill_span(space, B, T(0.25));
         const GemmArgs<Space, T> args{A, B, C, T(0), work};
         for (int r = 0; r < 2 && !pending_stop_signal(); ++r) {  // a stop pending: the trial is discarded anyway
           Kokkos::fence();

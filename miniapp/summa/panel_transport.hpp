@@ -15,6 +15,7 @@
 // each) and the copies they share (packing A's panel, device <-> pinned).
 #pragma once
 
+#include "core/long_range.hpp"
 #include "core/types.hpp"
 #include "parallel/grid.hpp"
 #include "parallel/grid_comm.hpp"
@@ -63,9 +64,8 @@ struct PanelViews {
 template <class Space, class T>
 void pack_panel_a(const Space& exec, const ConstMatrix<T, Space>& A, long c0, long w, T* dst) {
   const long m = A.extent(0);
-  Kokkos::parallel_for(
-      "mmapp::summa_pack_a", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(exec, 0, m * w),
-      KOKKOS_LAMBDA(const long e) { dst[e] = A(e / w, c0 + e % w); });
+  parallel_for_long(
+      "mmapp::summa_pack_a", exec, m * w, KOKKOS_LAMBDA(const long e) { dst[e] = A(e / w, c0 + e % w); });
 }
 
 /// n elements from Space's memory to pinned host memory (asynchronous on exec).

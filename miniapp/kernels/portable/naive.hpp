@@ -10,6 +10,7 @@
 // is a broadcast. No scratch memory. FLOPs: 2*M*N*K.
 #pragma once
 
+#include "core/long_range.hpp"
 #include "core/types.hpp"
 
 namespace mmapp {
@@ -23,9 +24,8 @@ void gemm_naive(const Space& space, const GemmArgs<Space, T>& args) {
   const auto C = args.C;
   const T beta = args.beta;
   const long M = C.extent(0), N = C.extent(1), K = A.extent(1);
-  Kokkos::parallel_for(
-      "mmapp::gemm_naive", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, M * N),
-      KOKKOS_LAMBDA(const long idx) {
+  parallel_for_long(
+      "mmapp::gemm_naive", space, M * N, KOKKOS_LAMBDA(const long idx) {
         const long i = idx / N, j = idx % N;
         T sum = 0;
         for (long k = 0; k < K; ++k) sum += A(i, k) * B(k, j);
