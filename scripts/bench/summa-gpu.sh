@@ -75,7 +75,9 @@ run() {
   watch=$!
   timeout "$timeout_s" mpirun -np "$ranks" "${mpirun_args[@]}" "$bin" "$deck" "${extra[@]}" "$@" --report "$out/$label.json" \
     >"$out/$label.log" 2>&1 || rc=$?
-  kill "$watch" 2>/dev/null; wait "$watch" 2>/dev/null
+  # Its sleep too: an orphaned sleep would hold this script's stdout open, and a
+  # caller piping it (summa-gpu.sh 131072 | tail) waited out the sleep (190 s, 2026-11-27).
+  pkill -P "$watch" 2>/dev/null; kill "$watch" 2>/dev/null; wait "$watch" 2>/dev/null
   echo "   exit $rc after $((SECONDS - t0)) s$( ((rc == 124)) && echo " (timed out: see $out/$label.log)")"
   ((rc == 0)) || tail -n 5 "$out/$label.log" | sed 's/^/   | /'
   echo "$rc" >"$out/$label.rc"
