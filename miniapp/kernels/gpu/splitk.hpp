@@ -19,6 +19,7 @@
 #pragma once
 
 #include "core/exec_spaces.hpp"
+#include "core/long_range.hpp"
 #include "core/types.hpp"
 #include "kernels/gpu/chunk.hpp"
 
@@ -168,9 +169,8 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
   const long mn = M * N;
   const int L = splitk_group_len(slices), G = (slices + L - 1) / L;
   if (G == 1) {
-    Kokkos::parallel_for(
-        "mmapp::gemm_splitk_reduce", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, mn),
-        KOKKOS_LAMBDA(const long e) {
+    parallel_for_long(
+        "mmapp::gemm_splitk_reduce", space, mn, KOKKOS_LAMBDA(const long e) {
           T s = work[e];
           for (int p = 1; p < slices; ++p) s += work[p * mn + e];
           const long i = e / N, j = e % N;

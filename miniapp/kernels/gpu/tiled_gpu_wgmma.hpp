@@ -55,6 +55,7 @@
 #include "kernels/gpu/warp/wgmma.hpp"
 #include "kernels/unroll.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/long_range.hpp"
 #include "core/types.hpp"
 
 #include <cstddef>
@@ -350,8 +351,8 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
   std::uint32_t* const b_small = b_big + np * kp;
   const float* const a = A.data();
   const float* const b = B.data();
-  Kokkos::parallel_for(
-      "mmapp::wgmma_presplit", Kokkos::RangePolicy<Space>(space, 0, (mp + np) * chunks), KOKKOS_LAMBDA(const long i) {
+  parallel_for_long(
+      "mmapp::wgmma_presplit", space, (mp + np) * chunks, KOKKOS_LAMBDA(const long i) {
         const bool is_a = i < mp * chunks;
         const long j = is_a ? i : i - mp * chunks;
         const long row = is_a ? j / chunks : j % np, k = 4 * (is_a ? j % chunks : j / np);
