@@ -13,11 +13,10 @@
 //     refused call (an illegal parameter) would go unnoticed. Default math mode:
 //     plain FP32/FP64, and main() sets NVIDIA_TF32_OVERRIDE=0 so no TF32.
 //     C and A go to cuBLAS in row blocks whose elements stay below 2^31
-//     (vendor_rows_per_call): cuBLAS' legacy interface counts in 32-bit ints,
-//     and on 4 H200s (2026-11-22) a SUMMA block C of 65536 x 65536 floats
-//     (2^32 elements) did not finish its first multiply in 190 s where
-//     32768 x 32768 blocks took 3 s. That the blocks cure it is not measured
-//     yet.
+//     (vendor_rows_per_call): cuBLAS' legacy interface counts in 32-bit ints.
+//     (A SUMMA block C of 65536 x 65536 floats that never finished, 4 H200s,
+//     2026-11-22, was not cuBLAS: Kokkos 3.4's launch of the NaN poison over
+//     2^32 elements, core/long_range.hpp; with both, 188.8 TFLOP/s on 4 H100s.)
 // FLOPs: 2*M*N*K.
 #pragma once
 
