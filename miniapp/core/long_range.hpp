@@ -19,6 +19,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -43,8 +44,8 @@ void parallel_for_long(const std::string& label, const Space& space, long n, con
         label, Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, begin, std::min(n, begin + max_launch)), f);
 }
 
-/// Every element of the contiguous view `v` (any rank, its span) set to
-/// `value` on `space`, then `space` fenced: Kokkos::deep_copy(v, value)
+/// Every element of the contiguous view `v` (any rank, its span; in memory
+/// that `space` can access) set to `value` on `space`, then `space` fenced: Kokkos::deep_copy(v, value)
 /// without its single launch over the whole span (file comment). Throws
 /// std::invalid_argument for a view whose span is not contiguous.
 template <class Space, class View>
