@@ -45,9 +45,10 @@ void parallel_for_long(const std::string& label, const Space& space, long n, con
 }
 
 /// Every element of the contiguous view `v` (any rank, its span; in memory
-/// that `space` can access) set to `value` on `space`, then `space` fenced: Kokkos::deep_copy(v, value)
-/// without its single launch over the whole span (file comment). Throws
-/// std::invalid_argument for a view whose span is not contiguous.
+/// that `space` can access) set to `value` on `space`, then `space` fenced:
+/// Kokkos::deep_copy(v, value) without its single launch over the whole span
+/// (file comment). Throws std::invalid_argument for a view whose span is not
+/// contiguous.
 template <class Space, class View>
 void fill_span(const Space& space, const View& v, typename View::const_value_type value) {
   if (!v.span_is_contiguous()) throw std::invalid_argument("fill_span: the view " + v.label() + " is not contiguous");

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 namespace mmapp {
@@ -32,6 +33,11 @@ using HostMatrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 /// allocates inside a timed region.
 template <class Space>
 using Workspace = Kokkos::View<char*, typename Space::memory_space>;
+
+/// Allocation properties for a view Kokkos leaves uninitialised (no launch
+/// over its span; see core/long_range.hpp for why that matters past 2^32
+/// elements): `Matrix<T, Space> C(uninit("C"), m, n)`.
+inline auto uninit(const std::string& label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, label); }
 
 /// One GEMM call, C = A * B + beta * C, with BLAS semantics for beta: when
 /// beta == 0, C is write-only (it may hold NaN on entry and must not be read).

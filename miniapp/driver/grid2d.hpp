@@ -186,7 +186,6 @@ MemoryNeed Grid2D<Space, T>::memory(std::size_t work, bool verify) {
 template <class Space, class T>
 void Grid2D<Space, T>::allocate(std::size_t work, PhaseClock& common) {
   const long M = size_.m, N = size_.n, K = size_.k;
-  const auto uninit = [](const std::string& label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, label); };
   common.time("allocation", [&] {
     A_ = Matrix<T, Space>(uninit("A"), mloc_, blk_.a_k.size());
     B_ = Matrix<T, Space>(uninit("B"), blk_.b_k.size(), nloc_);

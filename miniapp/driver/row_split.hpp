@@ -108,9 +108,6 @@ SplitTrial balance_trial(const KernelVariant<Space, T>& kv, const std::vector<lo
       try {
         Space space;
         // Uninitialised, and filled by fill_span: no Kokkos launch over the whole span (core/long_range.hpp).
-        const auto uninit = [](const std::string& label) {
-          return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
-        };
         Matrix<T, Space> A(uninit("balance_A"), my, K), B(uninit("balance_B"), K, N), C(uninit("balance_C"), my, N);
         Workspace<Space> work("balance_work", kv.workspace(my, N, K));
         fill_span(space, A, T(0.5));
@@ -313,7 +310,6 @@ MemoryNeed RowSplit<Space, T>::memory(std::size_t work, bool verify) {
 template <class Space, class T>
 void RowSplit<Space, T>::allocate(std::size_t work, PhaseClock& common) {
   const long M = size_.m, N = size_.n, K = size_.k, my = rows_[place_.rank];
-  const auto uninit = [](const std::string& label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, label); };
   common.time("allocation", [&] {
     A_.resize(sets_);
     B_.resize(sets_);
