@@ -214,6 +214,12 @@ using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 
 using DoubleMma16k8Cp4SmallDeepWaves = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2, 256, 0, 2, 4, true>>;
 using DoubleMma16k8Cp4Deep96Waves = WaveSplit<GpuMmaTile<96, 96, 8, 48, 32, 2, 256, 0, 2, 4, true>>;
 using DoubleMma16Cp3DeepWaves = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 256, 0, 1, 3, true>>;
+/// The 64x64 split tile at three teams per SM (twelve warps; 168 registers at most): ladder
+/// candidates for long K over few tiles (issue 21, twelfth round), split by 1024 and wave split.
+using DoubleMma16k8Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 4, true>;
+using DoubleMma16k8Cp3SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 3, true>;
+using DoubleMma16Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 1, 4, true>;
+using DoubleMma16k8Cp4SmallDeepWavesLb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 4, true>>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -585,6 +591,12 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
     if constexpr (kLadderVariants)  // 64x64 wave split: 57-73% of cuBLAS DGEMM, the split by 1024 65-79 (eleventh round)
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWaves, Space, T>());
+    if constexpr (kLadderVariants) {  // three teams per SM (twelfth round)
+      v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitKLb3, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp4SmallDeepSplitKLb3, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWavesLb3, Space, T>());
+    }
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96Waves, Space, T>(R::dmma_mid_wsplit));
     v.push_back(mma_variant<DoubleMma16Cp3DeepWaves, Space, T>(R::dmma_deep_wsplit));
     if constexpr (kLadderVariants) {  // eight warps, one team per SM: slower (tenth round)
