@@ -369,7 +369,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
       }
       return deep ? chose(C::dmma_small_splitk_deep,
-                          "FP64 tensor cores, " + tiles_why + ": K split by 1024, 4 cp.async stages", why)
+                          "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)
                   : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);
     }
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);

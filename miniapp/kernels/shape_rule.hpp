@@ -37,7 +37,7 @@ enum class GpuRuleChoice {
   dmma_small,    ///< double on FP64 tensor cores: 64x64x16, warps 32x32 (sm_90: m16n8k8)
   dmma_small_splitk,  ///< the DMMA small tile, K split by 1024
   dmma_deep,     ///< dmma_big's 128x64 tile with BK 16 through 3 cp.async stages (85.5 KiB of scratch)
-  dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 4 cp.async stages (74.0 KiB)
+  dmma_small_splitk_deep,  ///< dmma_small_splitk's tile through 3 cp.async stages (55.5 KiB), three teams per SM
   dmma_deep_k8,  ///< dmma_deep's tile on m16n8k8 (short K)
   dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
   big_splitk1024,  ///< float: the big tile, K split by 1024

@@ -214,10 +214,14 @@ using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 
 using DoubleMma16k8Cp4SmallDeepWaves = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2, 256, 0, 2, 4, true>>;
 using DoubleMma16k8Cp4Deep96Waves = WaveSplit<GpuMmaTile<96, 96, 8, 48, 32, 2, 256, 0, 2, 4, true>>;
 using DoubleMma16Cp3DeepWaves = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 256, 0, 1, 3, true>>;
-/// The 64x64 split tile at three teams per SM (twelve warps; 168 registers at most): ladder
-/// candidates for long K over few tiles (issue 21, twelfth round), split by 1024 and wave split.
-using DoubleMma16k8Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 4, true>;
+/// The 64x64 split tile at three teams per SM (twelve warps, 168 registers, 4 bytes spilled), 3
+/// cp.async stages (55.5 KiB): the rule's dmma_small_splitk_deep since the twelfth round (one
+/// H100, 2026-11-27: 7-14% faster than DoubleMma16k8Cp4SmallDeepSplitK, two teams per SM, on every
+/// shape measured; 300 x 300 x 100000 77.7% of cuBLAS DGEMM against 69.6, 100 x 100 x 300000 82.4
+/// against 72.0; docs/performance.md). Ladder: the same with 4 stages (74.0 KiB; no faster than
+/// at two teams per SM), on m16n8k4, and its wave split (slower, as at two teams per SM).
 using DoubleMma16k8Cp3SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 3, true>;
+using DoubleMma16k8Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 4, true>;
 using DoubleMma16Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 1, 4, true>;
 using DoubleMma16k8Cp4SmallDeepWavesLb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 4, true>>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
@@ -291,7 +295,7 @@ static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMm
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<DoubleMma16k8Cp4SmallDeepSplitK>(rule_tiles::kDoubleMmaSmallSplitK),
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3>(rule_tiles::kDoubleMmaSmallSplitK),
               "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
@@ -586,14 +590,15 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16k8Cp3MidDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeep, Space, T>());
     }
-    v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>(R::dmma_small_splitk_deep));
+    if constexpr (kLadderVariants)  // the rule's until the twelfth round (two teams per SM)
+      v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
     v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
     if constexpr (kLadderVariants)  // 64x64 wave split: 57-73% of cuBLAS DGEMM, the split by 1024 65-79 (eleventh round)
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWaves, Space, T>());
     if constexpr (kLadderVariants) {  // three teams per SM (twelfth round)
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitKLb3, Space, T>());
-      v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4SmallDeepSplitKLb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWavesLb3, Space, T>());
     }

@@ -336,8 +336,20 @@ struct WgmmaPresplit {
 };
 
 /// Writes the four parts of `ps` into work + ps.at: one 16-byte chunk (4
-/// K values) of one row of A or column of B per work item; A read along
-/// its rows, B along its rows too (consecutive items: consecutive columns).
+/// K values) of one row of A or column of B per work item, every global
+/// access in whole 32-byte sectors (the pass is memory-bound):
+///   - A: consecutive items take consecutive chunks of a row, read as one
+///     16-byte load where A's rows allow it (lda % 4 == 0, A 16-byte
+///     aligned, the chunk inside K), else element by element;
+///   - B (transposed): a warp's 32 items take 8 consecutive columns x 4
+///     consecutive chunks (item l: column l % 8, chunk l / 8), so each of
+///     its 4 reads per item covers 8 consecutive floats (one sector) of 4
+///     rows of B, and each column's 4 chunks are 64 contiguous bytes of the
+///     parts. (One column per item, chunk-major, wrote 16 bytes to each of
+///     32 rows of the parts per warp store: 2.5x slower in all, 270 us for
+///     640 x 480 x 20000 on an H100, 2026-11-27, docs/performance.md.)
+/// Requires np % 8 == 0 and kp % 16 == 0 (np: whole BN tiles; kp: whole
+/// 32-wide K tiles).
 template <class Space>
 void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args, const WgmmaPresplit& ps) {
   const auto A = args.A;
@@ -345,26 +357,48 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
   const long M = A.extent(0), K = A.extent(1), N = B.extent(1);
   const long lda = long(A.stride(0)), ldb = long(B.stride(0));
   const long mp = ps.mp, np = ps.np, kp = ps.kp, chunks = kp / 4;
+  constexpr long kColsPerWarp = 8, kChunksPerWarp = 4;
+  if (np % kColsPerWarp != 0 || chunks % kChunksPerWarp != 0)
+    throw std::logic_error("wgmma_presplit_pass: B's padded extents are not whole 8 x 4 blocks");
+  const long col_blocks = np / kColsPerWarp;
   std::uint32_t* const a_big = reinterpret_cast<std::uint32_t*>(args.work.data() + ps.at);
   std::uint32_t* const a_small = a_big + mp * kp;
   std::uint32_t* const b_big = a_small + mp * kp;
   std::uint32_t* const b_small = b_big + np * kp;
   const float* const a = A.data();
   const float* const b = B.data();
+  const bool a_wide = lda % 4 == 0 && aligned_to(a, 16);
   parallel_for_long(
       "mmapp::wgmma_presplit", space, (mp + np) * chunks, KOKKOS_LAMBDA(const long i) {
-        const bool is_a = i < mp * chunks;
-        const long j = is_a ? i : i - mp * chunks;
-        const long row = is_a ? j / chunks : j % np, k = 4 * (is_a ? j % chunks : j / np);
+        float x[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        long off;
+        bool is_a = i < mp * chunks;
+        if (is_a) {
+          const long row = i / chunks, k = 4 * (i % chunks);
+          off = row * kp + k;
+          if (row < M && a_wide && k + 4 <= K) {
+            const Chunk16<float> c = *reinterpret_cast<const Chunk16<float>*>(a + row * lda + k);
+            MMAPP_UNROLL
+            for (int q = 0; q < 4; ++q) x[q] = c.v[q];
+          } else if (row < M) {
+            MMAPP_UNROLL
+            for (int q = 0; q < 4; ++q)
+              if (k + q < K) x[q] = a[row * lda + k + q];
+          }
+        } else {
+          const long j = i - mp * chunks, w = j / 32, l = j % 32;
+          const long col = (w % col_blocks) * kColsPerWarp + l % kColsPerWarp;
+          const long k = 4 * ((w / col_blocks) * kChunksPerWarp + l / kColsPerWarp);
+          off = col * kp + k;
+          if (col < N) {
+            MMAPP_UNROLL
+            for (int q = 0; q < 4; ++q)
+              if (k + q < K) x[q] = b[(k + q) * ldb + col];
+          }
+        }
         Tf32x4 big, small;
         MMAPP_UNROLL
-        for (int q = 0; q < 4; ++q) {
-          float x = 0.0f;
-          if (is_a && row < M && k + q < K) x = a[row * lda + k + q];
-          if (!is_a && row < N && k + q < K) x = b[(k + q) * ldb + row];
-          tf32_split(x, big.v[q], small.v[q]);
-        }
-        const long off = row * kp + k;
+        for (int q = 0; q < 4; ++q) tf32_split(x[q], big.v[q], small.v[q]);
         *reinterpret_cast<Tf32x4*>((is_a ? a_big : b_big) + off) = big;
         *reinterpret_cast<Tf32x4*>((is_a ? a_small : b_small) + off) = small;
       });
