@@ -377,8 +377,10 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   // edges its masked one.
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 1, 3, true>, double>();
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 4, true>, double>();
-  // The deep m16n8k4 form split (rule choice dmma_deep_splitk): by 32, 3 stages.
+  // The deep m16n8k4 form split (the rule's dmma_deep_splitk until the twelfth round): by 32, 3 stages.
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 0, 1, 3, true>, double>();
+  // The rule's split 64x64 deep tile since the twelfth round: m16n8k8, 3 stages, split by 32.
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true>, double>();
   // The rule's 96x96x8 split tile (m16n8k8, six warps of 48x32, 4 stages,
   // split by 1024; 192 threads, past the host's 64-member teams) by its
   // warp tile in teams of two warps: 96x32 (the full 96 rows: 2x1 warps)

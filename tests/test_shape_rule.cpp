@@ -316,15 +316,16 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
   const std::string kDeepBigSplit =
-      "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split by 1024, the teams filling their waves";
+      "shape rule: FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, 3 "
+      "cp.async stages";
   const std::string kDeepMid =
       "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
-  // Long K over few tiles (at least 16 slices of 1024, tiles at most a quarter of the 264 slots;
-  // for 96x96 its slices filling two waves or more): K split into the S slices that fill the waves
-  // (splitk_wave_slices).
+  // Long K over few tiles (at least 16 slices of 1024, tiles at most a quarter of the 264 slots --
+  // 128x64 tiles: at most 1/32 of them; for 96x96 its slices filling two waves or more): K split
+  // into the S slices that fill the waves (splitk_wave_slices).
   const auto big_waves = [](int s) {
     return "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " + std::to_string(s) +
-           " slices filling the waves (long K over few tiles)";
+           " slices filling the waves (long K over very few tiles)";
   };
   const auto mid_waves = [](int s) {
     return "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split into " + std::to_string(s) +
@@ -361,15 +362,17 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 96, 96, 134144, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 96, 96, 135168, 132, C::dmma_mid_splitk_deep, kDeepMid},
       // 640x480x20000: 7 x 5 = 35 96x96 tiles, 20 slices of 1000: 15 slices of 1344 fill 2 waves.
-      // 2500x128x30000: 20 x 2 = 40 128x64 tiles, 30 slices: 13 slices of 2368 fill 2 waves.
+      // 2500x128x30000: 20 x 2 = 40 128x64 tiles, 30 slices: over 1/32 of the 264 slots (8.25), so
+      // not the wave split but the 64x64 split tile; 500x300x50000: 4 x 5 = 20 128x64 tiles, the same.
       {true, 640, 480, 20000, 132, C::dmma_mid_wsplit, mid_waves(15)},
-      {true, 2500, 128, 30000, 132, C::dmma_deep_wsplit, big_waves(13)},
+      {true, 2500, 128, 30000, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      {true, 500, 300, 50000, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
       // 1500x1500x8192: 12 x 24 = 288 128x64 tiles, use 0.98, 2 waves of 264 filled to 0.55; x 8
       // slices = 2304 teams filling 9 to 0.97: the deep big tile split by 1024. 1200x1200x16384: 10 x
       // 19 = 190 tiles (use 0.93) < 0.9 x 264; 3040 teams fill 12 waves to 0.96: the same (16
       // slices, but 190 tiles over a quarter of the slots: not the wave split).
-      {true, 1500, 1500, 8192, 132, C::dmma_deep_splitk, kDeepBigSplit},
-      {true, 1200, 1200, 16384, 132, C::dmma_deep_splitk, kDeepBigSplit},
+      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      {true, 1200, 1200, 16384, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
       // 1050x1050x8192: 9 x 17 = 153 128x64 tiles, use 0.88 < 0.9: not split; 153 < 0.9 x 264 and K
       // splits: not the big tile. 17 x 17 = 289 64x64 tiles in 2 waves of 264 (2 x 8192) against the
       // split's 2312 teams in 9 (9 x 1024): 0.56 <= 0.8, ragged: split, on 11 x 11 96x96 tiles
@@ -422,7 +425,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
-           c == C::dmma_deep_splitk || c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit;
+           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -484,6 +487,13 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why.find("K split by 1024") != std::string::npos);
   CHECK(rule(false, 1500, 1500, 8192, true) == C::wgmma_splitk);
   CHECK(rule(false, 3000, 200, 5000, true) == C::wgmma_splitk);
+  // A large operand against few products: the pass over 2560 x 30016 of A costs more than splitting
+  // in the K loop (estimates 1.56e8 against 2.0e8: at most 0.8): the in-loop split tile, where the
+  // operands allow it; the pre-split tile where they do not (B's rows misaligned, too few rows of C
+  // to copy them).
+  CHECK(rule(false, 2500, 128, 30000, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(why.find("operands split in the K loop (the pass would cost more)") != std::string::npos);
+  CHECK(rule(false, 2500, 129, 30000, true) != C::wgmma_splitk_inplace);
   CHECK(rule(false, 513, 1025, 2049, true) == C::wgmma_splitk512);
   // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
@@ -557,23 +567,32 @@ TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, th
   namespace rt = mmapp::rule_tiles;
   // 1000 x 1000 x 8192 by 2048: 8 x 8 = 64 tiles x 4 slices of 2048 = 256 teams, 2 waves of 132;
   // the pass over A and B padded to 1024 x 8192 each, 12 bytes per element; 5 m x n float partials
-  // and C; 11 multiply-adds per byte, over the SMs.
+  // and C; 16 multiply-adds per byte, over the SMs.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 1000, 1000, 8192, 132) ==
-        Catch::Approx(2.0 * 128 * 128 * (2048 + 128) + 11.0 * (12.0 * 2048 * 8192 + 5.0 * 1000 * 1000 * 4) / 132));
+        Catch::Approx(2.0 * 128 * 128 * (2048 + 128) + 16.0 * (12.0 * 2048 * 8192 + 5.0 * 1000 * 1000 * 4) / 132));
   // K = 2049 by 512: 5 slices of splitk_chunk's 448, 45 tiles x 5 = 225 teams in 2 waves; K padded
   // to 2080 for the pass, M to 640 and N to 1152.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK512, 513, 1025, 2049, 132) ==
-        Catch::Approx(2.0 * 128 * 128 * (448 + 128) + 11.0 * (12.0 * (640 + 1152) * 2080 + 6.0 * 513 * 1025 * 4) / 132));
+        Catch::Approx(2.0 * 128 * 128 * (448 + 128) + 16.0 * (12.0 * (640 + 1152) * 2080 + 6.0 * 513 * 1025 * 4) / 132));
   // Unsplit: K rounded up to 32 (300 -> 320), no reduction; 47 x 47 = 2209 tiles in 17 waves.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132) ==
-        Catch::Approx(17.0 * 128 * 128 * (320 + 128) + 11.0 * 12.0 * (6016 + 6016) * 320 / 132));
+        Catch::Approx(17.0 * 128 * 128 * (320 + 128) + 16.0 * 12.0 * (6016 + 6016) * 320 / 132));
   // The wave split: 1000 x 1000 x 8192 in 64 tiles on 132 slots, 2 slices of 4096 in one wave; 3
   // m x n partials' traffic (2 slices and C).
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaWaves, 1000, 1000, 8192, 132) ==
-        Catch::Approx(1.0 * 128 * 128 * (4096 + 128) + 11.0 * (12.0 * 2048 * 8192 + 3.0 * 1000 * 1000 * 4) / 132));
+        Catch::Approx(1.0 * 128 * 128 * (4096 + 128) + 16.0 * (12.0 * 2048 * 8192 + 3.0 * 1000 * 1000 * 4) / 132));
   // A split that makes one slice is the unsplit tile.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 3000, 3000, 2000, 132) ==
         mmapp::wgmma_presplit_time(rt::kFloatWgmma, 3000, 3000, 2000, 132));
+}
+
+TEST_CASE("wgmma_inloop_split_time: 1.6 x the split tile's waves, no pass, the reduction", "[rule]") {
+  // 2500 x 128 x 30000: 20 tiles x 30 slices of 1024 = 600 teams, 5 waves of 132; 31 m x n float
+  // partials and C; no pass over A and B.
+  CHECK(mmapp::wgmma_inloop_split_time(2500, 128, 30000, 132) ==
+        Catch::Approx(1.6 * 5 * 128 * 128 * (1024 + 128) + 16.0 * 31.0 * 2500 * 128 * 4 / 132));
+  // K within one chunk: one slice, no reduction.
+  CHECK(mmapp::wgmma_inloop_split_time(1000, 1000, 1000, 132) == Catch::Approx(1.6 * 1 * 128 * 128 * (1000 + 128)));
 }
 
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {
@@ -615,18 +634,17 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_small);
           chosen.push_back(C::dmma_small_splitk);
         }
-        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): all five or none, and only with the others.
+        // The deep DMMA tiles (sm_90 on the in-tree Kokkos): all four or none, and only with the others.
         const auto n_deep = std::count_if(all.begin(), all.end(), [](const auto& v) {
           return v.rule == C::dmma_deep || v.rule == C::dmma_small_splitk_deep || v.rule == C::dmma_deep_k8 ||
-                 v.rule == C::dmma_mid_splitk_deep || v.rule == C::dmma_deep_splitk;
+                 v.rule == C::dmma_mid_splitk_deep;
         });
-        CHECK((n_deep == 0 || (n_deep == 5 && n_dmma == 3)));
-        if (n_deep == 5) {
+        CHECK((n_deep == 0 || (n_deep == 4 && n_dmma == 3)));
+        if (n_deep == 4) {
           chosen.push_back(C::dmma_deep);
           chosen.push_back(C::dmma_small_splitk_deep);
           chosen.push_back(C::dmma_deep_k8);
           chosen.push_back(C::dmma_mid_splitk_deep);
-          chosen.push_back(C::dmma_deep_splitk);
         }
       } else {
         chosen.push_back(C::huge);

@@ -162,6 +162,17 @@ constexpr double kDmmaDeepSplitMinFill = 0.9;
 // slices fill at least kMidWaveSplitMinWaves waves (no dynamic balancing across SMs in one wave).
 constexpr int kWaveSplitMinSlices = 16;
 constexpr double kWaveSplitMaxTileShare = 0.25;
+// Twelfth round (one H100, 2026-11-27, docs/performance.md): where the deep big tile would split,
+// the 64x64 split tile at three teams per SM (dmma_small_splitk_deep, 3 cp.async stages) ran
+// faster than it, % of cuBLAS DGEMM, 128x64 split by 1024 -> 64x64: 1000 x 1000 x 8192 68.8 ->
+// 74.6, 1000 x 640 x 32768 75.3 -> 78.8, 1200^2 x 16384 75.2 -> 81.8, 1500^2 x 8192 72.9 -> 76.7;
+// wave split -> 64x64: 500 x 300 x 50000 (20 tiles) 66.0 -> 79.3, 2500 x 128 x 30000 (40 tiles)
+// 72.8 -> 77.3; but not with very few tiles and very long K, where the wave split's long slices
+// keep the 128x64 tile's lower traffic per cell and few partials: 256 x 256 x 262144 (8 tiles)
+// 93.0 against 79.1, 128 x 128 x 131072 (2 tiles) 100.4 against 93.0. The deep big tile splits
+// only into waves, and only where its tiles take at most 1/32 of the slots (8 of 264; the bound
+// lies between 8 and 20 tiles, not measured closer).
+constexpr double kDeepWaveSplitMaxTileShare = 1.0 / 32.0;
 constexpr long kMidWaveSplitMinWaves = 2;
 
 /// Whether the DMMA tile `t` (split by 1024, kDmmaTeamsPerSm teams per SM) takes the wave split
@@ -209,10 +220,22 @@ constexpr long kWgmmaPresplitMinM = 512, kWgmmaPresplitMinN = 128;
 // wgmma_presplit_time's constants (H200, 2026-11-25, docs/performance.md "Tensor cores, tenth
 // round"): a team's fixed cost (prologue, epilogue) in K elements: a wave of K 64 took 9.3 us
 // (16384^2 x 64, 125 waves in 1.158 ms), of K 256 18.2 us (8192^2 x 256, 32 waves in 0.581 ms),
-// a + b K with a / b = 131; and its multiply-adds per byte of memory traffic, about 45e12 per
-// second (3xTF32 at about 90 TFLOP/s) over about 4 TB/s.
+// a + b K with a / b = 131; and the multiply-adds the tile runs per byte the pass moves, 16:
+// measured with the pass in whole sectors (twelfth round, one H100, 2026-11-27, Nsight Compute):
+// 98 us for 640 x 480 x 20000's 277 MB, 330 us for 2500 x 128 x 30000's 968 MB, 21.5 us for 512 x
+// 128 x 8192's 63 MB (2.0-2.9 TB/s), against the tile's 161 us for one wave of 128x128x3520 at
+// 640 x 480 x 20000 (15.9-16.8; the tenth round's 11 was fitted with the earlier pass, 2.8x slower
+// there).
 constexpr double kWgmmaTeamOverheadK = double(kSplitTeamOverheadK);  // splitk.hpp's wave split charges the same
-constexpr double kWgmmaFmaPerByte = 11.0;
+constexpr double kWgmmaFmaPerByte = 16.0;
+// The in-loop split tile (wgmma_splitk_inplace: no pass, each team splits its K tiles) against the
+// pre-split tile: its team's time per K element, 1.6 times the pre-split tile's (big squares on
+// an H200, tenth round: 148.6/170.8/181.5% of cuBLAS SGEMM at 4096/8192/12288^3 against
+// 97.1/98.0/103.2%, 1.53-1.76; twelfth round, one H100: 640 x 480 x 20000, 1.4; 2500 x 128 x 30000,
+// 1.8). Where M >= 512 and N >= 128 it is taken where its estimate is at most kSplitWaveGain of the
+// pre-split tile's best (twelfth round, % of cuBLAS SGEMM, in-loop against pre-split: 2500 x 128
+// x 30000 87.0 against 67.9 (estimates 0.73); 3000 x 200 x 5000 97.2 against 104.7 (0.97)).
+constexpr double kWgmmaInloopSlowdown = 1.6;
 // The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of
 // cuBLAS SGEMM against the SIMT tile's 105.9 at 16384^2 x 64, 150.4 against 106.8 at K = 256
@@ -235,14 +258,25 @@ double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) 
          kWgmmaFmaPerByte * (pass_bytes + reduce_bytes) / double(sms);
 }
 
+double wgmma_inloop_split_time(long m, long n, long k, long sms) {
+  const RuleTile& t = rule_tiles::kFloatWgmmaSplitK;
+  const RuleSplit sp = rule_split(t, m, n, k, sizeof(float), sms);
+  const long waves = waves_of(tiles_of(t, m, n) * sp.slices, sms);
+  const double reduce_bytes = sp.slices > 1 ? double(sp.slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
+  return kWgmmaInloopSlowdown * double(waves) * t.bm * t.bn * (double(sp.chunk) + kWgmmaTeamOverheadK) +
+         kWgmmaFmaPerByte * reduce_bytes / double(sms);
+}
+
 namespace {
 
 /// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN): of the
 /// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
 /// (kFloatWgmmaWaves), the least wgmma_presplit_time (a split only
 /// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
-/// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none.
-GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::string* why) {
+/// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none. The in-loop
+/// split tile instead where `inplace_ok` and wgmma_inloop_split_time is at most kSplitWaveGain of
+/// that least estimate.
+GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (k < kWgmmaPresplitMinK) return C::none;
@@ -263,6 +297,12 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::strin
     if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
   }
   if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
+  if (inplace_ok && rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
+      wgmma_inloop_split_time(m, n, k, sms) <= kSplitWaveGain * t_best)
+    return chose(C::wgmma_splitk_inplace,
+                 "3xTF32 on wgmma, 128x128 tiles: K split by 1024, operands split in the K loop (the pass would "
+                 "cost more)",
+                 why);
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   const std::string split =
       best.tile->waves ? "K split into " + std::to_string(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices) +
@@ -279,7 +319,7 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, std::strin
 /// the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
-  if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, why);
+  if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
   if (!inplace_ok) return C::none;
   const RuleTile& big = rule_tiles::kFloatWgmma;
   const RuleTile& split = rule_tiles::kFloatWgmmaSplitK;
@@ -329,13 +369,17 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
       if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short) {
-        const std::string head = "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split ";
-        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1))
+        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1) &&
+            double(tiles_mb) <= kDeepWaveSplitMaxTileShare * double(slots))
           return chose(C::dmma_deep_wsplit,
-                       head + "into " + std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
-                           " slices filling the waves (long K over few tiles)",
+                       "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " +
+                           std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                           " slices filling the waves (long K over very few tiles)",
                        why);
-        return chose(C::dmma_deep_splitk, head + "by 1024, the teams filling their waves", why);
+        return chose(C::dmma_small_splitk_deep,
+                     "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
+                     "3 cp.async stages",
+                     why);
       }
     }
     if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse &&

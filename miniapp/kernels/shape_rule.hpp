@@ -42,7 +42,6 @@ enum class GpuRuleChoice {
   dmma_mid_splitk_deep,    ///< 96x96x8 DMMA, warps 48x32, 4 cp.async stages (61.0 KiB), K split by 1024
   big_splitk1024,  ///< float: the big tile, K split by 1024
   big_splitk640,   ///< float: the big tile, K split by 640
-  dmma_deep_splitk,  ///< dmma_deep's tile, K split by 1024
   wgmma_big,     ///< float at FP32 accuracy on wgmma (3xTF32, sm_90a): 128x128x32, two warpgroups, operands pre-split
   wgmma_splitk,  ///< wgmma_big's tile, K split by 1024
   wgmma_splitk512,   ///< wgmma_big's tile, K split by 512
@@ -147,15 +146,15 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// at most 0.8 of the unsplit tile's); else the 64x64 DMMA tile. With `deep_tiles` as well (the
 /// catalog has the cp.async tiles past 48 KiB of scratch: an sm_90 build
 /// on the in-tree Kokkos), the big tile and the split small tile are
-/// their deep forms (dmma_deep, dmma_small_splitk_deep), and before the
-/// big tile the deep big tile split by 1024 (dmma_deep_splitk) when K
-/// splits, M*N fills at least 90% of the 128x64 tiles, their teams (tiles x
-/// slices) fill their waves of 2*`sms` to at least 90%, and the unsplit
-/// tiles are fewer than `sms`, or than 90% of the slots, or fill their
-/// waves to less than 80% (where the split by 1024 makes at least 16
-/// slices over tiles taking at most a quarter of the slots: long K over few
-/// tiles, the same tile with K split into the slices that fill its waves,
-/// dmma_deep_wsplit); the big one on
+/// their deep forms (dmma_deep, dmma_small_splitk_deep: three teams per
+/// SM), and before the big tile, where the big tile would split (K splits,
+/// M*N fills at least 90% of the 128x64 tiles, their teams split by 1024 fill
+/// their waves of 2*`sms` to at least 90%, and the unsplit tiles are fewer
+/// than `sms`, or than 90% of the slots, or fill their waves to less than
+/// 80%), the split 64x64 deep tile (dmma_small_splitk_deep), but where the
+/// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
+/// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
+/// split into the slices that fill its waves (dmma_deep_wsplit); the big one on
 /// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
@@ -181,7 +180,10 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// the slices that fill its waves (wgmma_wsplit), the one of
 /// least wgmma_presplit_time (a split only where its estimate is at most
 /// kSplitWaveGain of the whole tile's), when K >= 128 and m n k / (sms x
-/// that time) >= 0.2; else the SIMT steps. Below those M and N, splitting
+/// that time) >= 0.2, but the in-loop split tile below where the operands
+/// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
+/// time (the pass over a large A or B would cost more); else the SIMT steps.
+/// Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only: the 128x128 tile split by
 /// 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its tiles,
@@ -222,10 +224,20 @@ double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem
 /// (the K slice, rounded up to the tile's K of 32, + 128: a team's
 /// prologue and epilogue, fitted to K = 64 and 256 on an H200), plus the
 /// pass that splits A and B (12 bytes per element of the operands padded
-/// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at 11
-/// multiply-adds per byte over `sms` (3xTF32 at about 90 TFLOP/s over
-/// about 4 TB/s). Source: docs/performance.md, "Tensor cores, tenth round".
+/// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at 16
+/// multiply-adds of the tile per byte over `sms` (measured: the pass at
+/// 2.0-2.9 TB/s on an H100). Source: docs/performance.md, "Tensor cores,
+/// tenth round" and "twelfth round".
 double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms);
+
+/// The rule's estimate of the time of the in-loop 3xTF32 wgmma split tile
+/// (wgmma_splitk_inplace: 128x128, K split by 1024, each team splitting its
+/// own K tiles, no pass) on an m x n x k float C on `sms` SMs, in
+/// wgmma_presplit_time's units: 1.6 x its waves' time as the pre-split tile
+/// would run them (the in-loop split's measured cost per K element), plus
+/// splitk_reduce's traffic. Source: docs/performance.md, "Tensor cores,
+/// twelfth round".
+double wgmma_inloop_split_time(long m, long n, long k, long sms);
 
 /// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
 /// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:

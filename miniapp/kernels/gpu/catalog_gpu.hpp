@@ -202,9 +202,11 @@ using DoubleMma16Cp4WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, t
 /// teams per SM; BK = 16 there spills (ptxas, CUDA 13.0: 3 stages, m16n8k8
 /// 92/524 bytes, m16n8k4 80/404; one team per SM 210 registers, no spill).
 using DoubleMma16k8Cp4Deep96SplitK = GpuMmaTile<96, 96, 8, 48, 32, 2, 1024, 0, 2, 4, true>;
-/// The deep big tile (dmma_deep's, m16n8k4, 3 cp.async stages) split by 1024: where M*N fills its
-/// tiles and their teams fill their waves (H200, 2026-11-24, call 21: 68-81% of cuBLAS DGEMM on
-/// 1000-2500 squares with K of 4096-100000 and 256 x 256 x 262144; docs/performance.md).
+/// The deep big tile (dmma_deep's, m16n8k4, 3 cp.async stages) split by 1024: the rule's where M*N
+/// fills its tiles and their teams fill their waves (H200, 2026-11-24, call 21: 68-81% of cuBLAS
+/// DGEMM on 1000-2500 squares with K of 4096-100000 and 256 x 256 x 262144; docs/performance.md)
+/// until the twelfth round, where the 64x64 split tile at three teams per SM ran 5-9% faster on
+/// every such shape measured (one H100, 2026-11-27): decks name it for the comparison.
 using DoubleMma16Cp3DeepSplitK = GpuMmaTile<128, 64, 16, 64, 32, 2, 1024, 0, 1, 3, true>;
 /// The three split tiles above with K split into the slices that fill their
 /// teams' waves (WaveSplit, splitk.hpp: chunks of at least 256, about K / S)
@@ -594,7 +596,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepSplitK, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3, Space, T>(R::dmma_small_splitk_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96SplitK, Space, T>(R::dmma_mid_splitk_deep));
-    v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>(R::dmma_deep_splitk));
+    v.push_back(mma_variant<DoubleMma16Cp3DeepSplitK, Space, T>());  // the rule's until the twelfth round: decks
     if constexpr (kLadderVariants)  // 64x64 wave split: 57-73% of cuBLAS DGEMM, the split by 1024 65-79 (eleventh round)
       v.push_back(mma_variant<DoubleMma16k8Cp4SmallDeepWaves, Space, T>());
     if constexpr (kLadderVariants) {  // three teams per SM (twelfth round)
