@@ -100,7 +100,8 @@ bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, 
 }
 
 // The DMMA tiles' team slots per SM (their launch bounds on sm_90: two
-// teams; the waves of dmma_wave_time and the split test count them), and
+// teams, the split 64x64 deep tile three since the twelfth round; the waves
+// of dmma_wave_time and the split test count two), and
 // the cells the 96x96 DMMA tile may cover beyond the 64x64 one's: its warps
 // run 12 MMAs per K step against 8 (H200, 2026-11-24, call 14: double
 // 777x1234x4321, 1.2% more cells, 78.4% of cuBLAS DGEMM split against 72.7%
@@ -234,7 +235,7 @@ constexpr double kWgmmaFmaPerByte = 16.0;
 // 97.1/98.0/103.2%, 1.53-1.76; twelfth round, one H100: 640 x 480 x 20000, 1.4; 2500 x 128 x 30000,
 // 1.8). Where M >= 512 and N >= 128 it is taken where its estimate is at most kSplitWaveGain of the
 // pre-split tile's best (twelfth round, % of cuBLAS SGEMM, in-loop against pre-split: 2500 x 128
-// x 30000 87.0 against 67.9 (estimates 0.73); 3000 x 200 x 5000 97.2 against 104.7 (0.97)).
+// x 30000 87.0 against 67.9 (estimates 0.77); 3000 x 200 x 5000 97.2 against 104.7 (0.97)).
 constexpr double kWgmmaInloopSlowdown = 1.6;
 // The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of

@@ -89,7 +89,9 @@ inline constexpr RuleTile kFloatWgmma{128, 128, 0};
 inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 inline constexpr RuleTile kFloatWgmmaSplitK512{128, 128, 512};
 inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
-/// Teams per SM of the DMMA tiles (their launch bounds on sm_90: catalog_gpu.hpp).
+/// Teams per SM of the DMMA tiles (their launch bounds on sm_90: catalog_gpu.hpp), as the rule's
+/// gates count them; the split 64x64 deep tile runs three since the twelfth round (the gates,
+/// fitted at two, are unchanged).
 inline constexpr long kDmmaTeamsPerSm = 2;
 inline constexpr RuleTile kFloatWgmmaWaves{128, 128, 256, true};
 inline constexpr RuleTile kDoubleMmaMidWaves{96, 96, 256, true};
