@@ -346,10 +346,12 @@ struct WgmmaPresplit {
 ///     its 4 reads per item covers 8 consecutive floats (one sector) of 4
 ///     rows of B, and each column's 4 chunks are 64 contiguous bytes of the
 ///     parts. (One column per item, chunk-major, wrote 16 bytes to each of
-///     32 rows of the parts per warp store: 2.5x slower in all, 270 us for
-///     640 x 480 x 20000 on an H100, 2026-11-27, docs/performance.md.)
+///     32 rows of the parts per warp store: the whole pass 2.8x slower, 271
+///     against 98 us at 640 x 480 x 20000 on an H100, 2026-11-27,
+///     docs/performance.md "Tensor cores, twelfth round".)
 /// Requires np % 8 == 0 and kp % 16 == 0 (np: whole BN tiles; kp: whole
-/// 32-wide K tiles).
+/// 32-wide K tiles; WgmmaPresplit pads them so); throws std::logic_error
+/// otherwise.
 template <class Space>
 void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args, const WgmmaPresplit& ps) {
   const auto A = args.A;
@@ -372,7 +374,7 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
       "mmapp::wgmma_presplit", space, (mp + np) * chunks, KOKKOS_LAMBDA(const long i) {
         float x[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         long off;
-        bool is_a = i < mp * chunks;
+        const bool is_a = i < mp * chunks;
         if (is_a) {
           const long row = i / chunks, k = 4 * (i % chunks);
           off = row * kp + k;
