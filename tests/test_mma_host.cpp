@@ -687,3 +687,40 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(mmapp::gpu_wgmma_tag<Three>() == "3xtf32 wgmma w64x128 3st lb1 sw8");
   CHECK(Three::scratch_bytes == 3 * Three::stage_bytes + 1024);
 }
+
+TEST_CASE("wgmma pre-split pass: every part element is the split of its A or B element, zeros past them",
+          "[mma][presplit]") {
+  // wgmma_presplit_pass on the host space: A's rows and B's columns (transposed, K-major) padded
+  // to whole 128-wide tiles and 32-wide K tiles, big and small TF32 parts (tf32_split). Shapes: A's
+  // rows read in 16-byte loads (K = 100, aligned) and element by element (K = 31: odd lda; pad 1:
+  // rows 4 bytes off), N not a multiple of the 8 columns a warp's items take, K tails.
+  struct Case {
+    long m, n, k, pad;
+  };
+  for (const Case c : {Case{129, 257, 31, 0}, Case{200, 130, 100, 0}, Case{77, 9, 45, 1}, Case{512, 128, 64, 0}}) {
+    INFO("m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad);
+    const auto A = mmapp_test::padded<Host, float>(c.m, c.k, c.pad, 0, 77, 1.0f, mmapp::Init::wide);
+    const auto B = mmapp_test::padded<Host, float>(c.k, c.n, c.pad, 1, 77, 1.0f, mmapp::Init::wide);
+    const mmapp::Matrix<float, Host> C("C", c.m, c.n);
+    const mmapp::detail::WgmmaPresplit ps(c.m, c.n, c.k, 128, 128, 0);
+    mmapp::Workspace<Host> work("work", ps.bytes());
+    Kokkos::deep_copy(work, char(0x7f));  // every part byte the pass must overwrite
+    mmapp::detail::wgmma_presplit_pass(Host(), mmapp::GemmArgs<Host, float>{A, B, C, 0.0f, work}, ps);
+    Kokkos::fence();
+    const auto* const parts = reinterpret_cast<const std::uint32_t*>(work.data() + ps.at);
+    const long mp = ps.mp, np = ps.np, kp = ps.kp;
+    long wrong = 0;
+    const auto check = [&](const std::uint32_t* big, const std::uint32_t* small, long rows, long extent,
+                           const auto& element) {
+      for (long r = 0; r < rows; ++r)
+        for (long q = 0; q < kp; ++q) {
+          std::uint32_t b = 0, s = 0;
+          mmapp::detail::tf32_split(r < extent && q < c.k ? element(r, q) : 0.0f, b, s);
+          wrong += big[r * kp + q] != b || small[r * kp + q] != s;
+        }
+    };
+    check(parts, parts + mp * kp, mp, c.m, [&](long r, long q) { return A(r, q); });
+    check(parts + 2 * mp * kp, parts + 2 * mp * kp + np * kp, np, c.n, [&](long col, long q) { return B(q, col); });
+    CHECK(wrong == 0);
+  }
+}
