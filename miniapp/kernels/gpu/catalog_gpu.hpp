@@ -218,7 +218,7 @@ using DoubleMma16k8Cp4Deep96Waves = WaveSplit<GpuMmaTile<96, 96, 8, 48, 32, 2, 2
 using DoubleMma16Cp3DeepWaves = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 256, 0, 1, 3, true>>;
 /// The 64x64 split tile at three teams per SM (twelve warps, 168 registers, 4 bytes spilled), 3
 /// cp.async stages (55.5 KiB): the rule's dmma_small_splitk_deep since the twelfth round (one
-/// H100, 2026-11-27: 7-14% faster than DoubleMma16k8Cp4SmallDeepSplitK, two teams per SM, on every
+/// H100, 2026-11-27: 6-14% faster than DoubleMma16k8Cp4SmallDeepSplitK, two teams per SM, on every
 /// shape measured; 300 x 300 x 100000 77.7% of cuBLAS DGEMM against 69.6, 100 x 100 x 300000 82.4
 /// against 72.0; docs/performance.md). Ladder: the same with 4 stages (74.0 KiB; no faster than
 /// at two teams per SM), on m16n8k4, and its wave split (slower, as at two teams per SM).
