@@ -224,7 +224,7 @@ constexpr long kWgmmaPresplitMinM = 512, kWgmmaPresplitMinN = 128;
 // a + b K with a / b = 131; and the multiply-adds the tile runs per byte the pass moves, 16:
 // measured with the pass in whole sectors (twelfth round, one H100, 2026-11-27, Nsight Compute):
 // 98 us for 640 x 480 x 20000's 277 MB, 330 us for 2500 x 128 x 30000's 968 MB, 21.5 us for 512 x
-// 128 x 8192's 63 MB (2.0-2.9 TB/s), against the tile's 161 us for one wave of 128x128x3520 at
+// 128 x 8192's 63 MB (2.8-2.9 TB/s), against the tile's 161 us for one wave of 128x128x3520 at
 // 640 x 480 x 20000 (15.9-16.8; the tenth round's 11 was fitted with the earlier pass, 2.8x slower
 // there).
 constexpr double kWgmmaTeamOverheadK = double(kSplitTeamOverheadK);  // splitk.hpp's wave split charges the same

@@ -228,7 +228,7 @@ double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem
 /// pass that splits A and B (12 bytes per element of the operands padded
 /// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at 16
 /// multiply-adds of the tile per byte over `sms` (measured: the pass at
-/// 2.0-2.9 TB/s on an H100). Source: docs/performance.md, "Tensor cores,
+/// 2.8-2.9 TB/s on an H100). Source: docs/performance.md, "Tensor cores,
 /// tenth round" and "twelfth round".
 double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms);
 
