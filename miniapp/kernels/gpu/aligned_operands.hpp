@@ -161,10 +161,9 @@ struct AlignedOperands {
   OperandView<T> a, b;
 
   AlignedOperands(const Space& space, const GemmArgs<Space, T>& args, const std::size_t used) {
-    constexpr int vw = detail::Chunk16<T>::width;
     const long M = args.A.extent(0), K = args.A.extent(1), N = args.B.extent(1);
-    a = {args.A.data(), long(args.A.stride(0)), detail::aligned_to(args.A.data(), 16) && args.A.stride(0) % vw == 0};
-    b = {args.B.data(), long(args.B.stride(0)), detail::aligned_to(args.B.data(), 16) && args.B.stride(0) % vw == 0};
+    a = {args.A.data(), long(args.A.stride(0)), detail::rows_in_chunks(args.A.data(), long(args.A.stride(0)))};
+    b = {args.B.data(), long(args.B.stride(0)), detail::rows_in_chunks(args.B.data(), long(args.B.stride(0)))};
     if (a.vec && b.vec) return;
     char* const base = args.work.data();
     const std::size_t have = args.work.extent(0);

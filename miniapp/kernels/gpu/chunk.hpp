@@ -24,5 +24,14 @@ struct alignas(16) Chunk16 {
 /// True when p is aligned to `bytes`.
 inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
+/// True when every row of the row-major matrix at p (row stride ld elements
+/// of T) starts on a 16-byte boundary, so each row may be read in Chunk16
+/// units from any column that is a multiple of Chunk16<T>::width: p 16-byte
+/// aligned and ld a multiple of that width.
+template <class T>
+bool rows_in_chunks(const T* p, long ld) {
+  return aligned_to(p, 16) && ld % Chunk16<T>::width == 0;
+}
+
 }  // namespace detail
 }  // namespace mmapp

@@ -104,7 +104,7 @@ void gemv_cols(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   if (M > kGemvMaxTiny) return gemm_tiled_warp<GemvFallbackTile, Space, T>(space, args);
   const GemvOperands<T> op("gemv_cols", args, Kc);
-  const bool vec_b = detail::aligned_to(op.B, 16) && op.ldb % VW == 0;
+  const bool vec_b = detail::rows_in_chunks(op.B, op.ldb);
   const int tiles_n = (N + CW - 1) / CW, groups = (M + MT - 1) / MT, tiles = tiles_n * groups;
   const std::size_t scratch_bytes = std::size_t(KS) * MT * CW * sizeof(T);
 
@@ -318,8 +318,8 @@ void gemv_rows(const Space& space, const GemmArgs<Space, T>& args) {
   const T* const Ap = A.data();
   const T* const Bp = B.data();
   const long lda = long(A.stride(0)), ldb = long(B.stride(0)), ldc = long(C.stride(0));
-  const bool vec_a = detail::aligned_to(Ap, 16) && lda % VW == 0;
-  const bool vec_b_row = NT % VW == 0 && detail::aligned_to(Bp, 16) && ldb % VW == 0;  // B(k, c0:c0+NT) wide
+  const bool vec_a = detail::rows_in_chunks(Ap, lda);
+  const bool vec_b_row = NT % VW == 0 && detail::rows_in_chunks(Bp, ldb);  // B(k, c0:c0+NT) wide
   const bool vec_b_col = NT == 1 && N == 1 && ldb == 1 && detail::aligned_to(Bp, 16);  // B(k:k+VW, 0) wide
   const int rows_per_team = R * RPW;
   const int tiles_m = (M + rows_per_team - 1) / rows_per_team, groups = (N + NT - 1) / NT;

@@ -369,7 +369,7 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
   std::uint32_t* const b_small = b_big + np * kp;
   const float* const a = A.data();
   const float* const b = B.data();
-  const bool a_wide = lda % 4 == 0 && aligned_to(a, 16);
+  const bool a_wide = rows_in_chunks(a, lda);
   parallel_for_long(
       "mmapp::wgmma_presplit", space, (mp + np) * chunks, KOKKOS_LAMBDA(const long i) {
         float x[4] = {0.0f, 0.0f, 0.0f, 0.0f};
