@@ -147,8 +147,9 @@ constexpr double kSplitReduceFmaPerByte = 6.0;
 constexpr double kDmmaDeepSplitMinUse = 0.9;
 constexpr double kDmmaDeepSplitMinFill = 0.9;
 // Long K over few tiles: where the split by 1024 makes at least kWaveSplitMinSlices slices (K >
-// 15 x 1024) and the tiles take at most kWaveSplitMaxTileShare of the team slots, the deep
-// big tile and the 96x96 tile split into the slices that fill their waves instead
+// 15 x 1024) and the tiles take at most kWaveSplitMaxTileShare of the team slots (the deep big
+// tile: kDeepWaveSplitMaxTileShare, below), the deep big tile and the 96x96 tile split into the
+// slices that fill their waves instead
 // (dmma_deep_wsplit, dmma_mid_wsplit): fewer, longer slices, fewer partials to write and sum
 // (H200, 2026-11-25, eleventh round, % of cuBLAS DGEMM, split by 1024 -> wave split: 256 x 256 x
 // 262144, 128x64, 78.6 -> 89.7 (256 slices of 1024 -> 33 of 8000); 640 x 480 x 20000, 96x96, 68.3 -> 74.8 (20 ->
@@ -177,13 +178,13 @@ constexpr double kDeepWaveSplitMaxTileShare = 1.0 / 32.0;
 constexpr long kMidWaveSplitMinWaves = 2;
 
 /// Whether the DMMA tile `t` (split by 1024, kDmmaTeamsPerSm teams per SM) takes the wave split
-/// on an m x n x k C (the comment above), its wave split (`waves`) filling at least `min_waves`
-/// waves.
+/// on an m x n x k C (the comment above), its tiles taking at most `max_tile_share` of the slots
+/// and its wave split (`waves`) filling at least `min_waves` waves.
 bool dmma_wave_split(const RuleTile& t, const RuleTile& waves, long m, long n, long k, std::size_t elem, long sms,
-                     long min_waves) {
+                     long min_waves, double max_tile_share) {
   const long slots = kDmmaTeamsPerSm * sms;
   return splitk_slices(m, n, k, t.split_kc, elem) >= kWaveSplitMinSlices &&
-         double(tiles_of(t, m, n)) <= kWaveSplitMaxTileShare * double(slots) &&
+         double(tiles_of(t, m, n)) <= max_tile_share * double(slots) &&
          waves_of(tiles_of(t, m, n) * rule_split(waves, m, n, k, elem, slots).slices, slots) >= min_waves;
 }
 
@@ -370,8 +371,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
       if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short) {
-        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1) &&
-            double(tiles_mb) <= kDeepWaveSplitMaxTileShare * double(slots))
+        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
           return chose(C::dmma_deep_wsplit,
                        "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " +
                            std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
@@ -406,7 +406,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack)) {
         const std::string head = std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
                                  ", 96x96 no emptier than 64x64: K split ";
-        if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves))
+        if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves,
+                            kWaveSplitMaxTileShare))
           return chose(C::dmma_mid_wsplit,
                        head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
                            " slices filling the waves (long K over few tiles), 4 cp.async stages",
