@@ -328,8 +328,9 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");
       CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K, N < 1024
-      CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp4 lb2 splitk1024");
-      CHECK(tag(double(0), 1500, 1500, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 splitk1024");
+      // the 64x64 split tile at three teams per SM, also where the 128x64 tile would split (twelfth round)
+      CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      CHECK(tag(double(0), 1500, 1500, 8192) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
     } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
