@@ -494,6 +494,13 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(false, 2500, 128, 30000, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why.find("operands split in the K loop (the pass would cost more)") != std::string::npos);
   CHECK(rule(false, 2500, 129, 30000, true) != C::wgmma_splitk_inplace);
+  // One column of tiles (N <= 128): the in-loop tile up to 0.95 of the pre-split estimate (5000 x 128 x
+  // 20000: 0.82; 3000 x 128 x 12000: 0.94), not beyond (512 x 128 x 8192: 2.04); two columns keep
+  // 0.8 (3000 x 200 x 5000: 0.97; 3000 x 256 x 8192: 0.94).
+  CHECK(rule(false, 5000, 128, 20000, true) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 3000, 128, 12000, true) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 512, 128, 8192, true) == C::wgmma_wsplit);
+  CHECK(rule(false, 3000, 256, 8192, true) != C::wgmma_splitk_inplace);
   CHECK(rule(false, 513, 1025, 2049, true) == C::wgmma_splitk512);
   // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).

@@ -238,6 +238,13 @@ constexpr double kWgmmaFmaPerByte = 16.0;
 // pre-split tile's best (twelfth round, % of cuBLAS SGEMM, in-loop against pre-split: 2500 x 128
 // x 30000 87.0 against 67.9 (estimates 0.77); 3000 x 200 x 5000 97.2 against 104.7 (0.97)).
 constexpr double kWgmmaInloopSlowdown = 1.6;
+// Where C is one column of tiles (N <= 128), at most 0.95 (thirteenth round, one H100,
+// 2026-11-27): there each part of A that the pass writes is read by one team only, and the in-loop
+// tile ran 0.73 of the pre-split tile's time at 5000 x 128 x 20000 (estimate 0.82: 100.1% of
+// cuBLAS SGEMM against 73.3) and 0.86 at 3000 x 128 x 12000 (estimate 0.94: 80.9 against 69.5),
+// 1.68 at 512 x 128 x 8192 (estimate 2.04). With two columns and more the estimate errs the
+// other way (3000 x 200 x 5000: 0.97, ran 1.08), so kSplitWaveGain stays there.
+constexpr double kWgmmaInloopOneColumnGain = 0.95;
 // The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of
 // cuBLAS SGEMM against the SIMT tile's 105.9 at 16384^2 x 64, 150.4 against 106.8 at K = 256
@@ -277,7 +284,7 @@ namespace {
 /// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
 /// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none. The in-loop
 /// split tile instead where `inplace_ok` and wgmma_inloop_split_time is at most kSplitWaveGain of
-/// that least estimate.
+/// that least estimate (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles).
 GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
@@ -299,8 +306,9 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
     if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
   }
   if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
+  const double inloop_gain = n <= rt::kFloatWgmma.bn ? kWgmmaInloopOneColumnGain : kSplitWaveGain;
   if (inplace_ok && rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
-      wgmma_inloop_split_time(m, n, k, sms) <= kSplitWaveGain * t_best)
+      wgmma_inloop_split_time(m, n, k, sms) <= inloop_gain * t_best)
     return chose(C::wgmma_splitk_inplace,
                  "3xTF32 on wgmma, 128x128 tiles: K split by 1024, operands split in the K loop (the pass would "
                  "cost more)",
