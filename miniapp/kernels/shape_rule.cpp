@@ -239,11 +239,13 @@ constexpr double kWgmmaFmaPerByte = 16.0;
 // x 30000 87.0 against 67.9 (estimates 0.77); 3000 x 200 x 5000 97.2 against 104.7 (0.97)).
 constexpr double kWgmmaInloopSlowdown = 1.6;
 // Where C is one column of tiles (N <= 128), at most 0.95 (thirteenth round, one H100,
-// 2026-11-27): there each part of A that the pass writes is read by one team only, and the in-loop
-// tile ran 0.73 of the pre-split tile's time at 5000 x 128 x 20000 (estimate 0.82: 100.1% of
-// cuBLAS SGEMM against 73.3) and 0.86 at 3000 x 128 x 12000 (estimate 0.94: 80.9 against 69.5),
-// 1.68 at 512 x 128 x 8192 (estimate 2.04). With two columns and more the estimate errs the
-// other way (3000 x 200 x 5000: 0.97, ran 1.08), so kSplitWaveGain stays there.
+// 2026-11-27): there the pre-split tile reads A's two parts (8 bytes an element) for only 128
+// columns of C, the most A traffic per flop of any N, where the in-loop tile reads A (4 bytes);
+// the estimates count the tile's time in products, not bytes. Measured, the in-loop tile ran
+// 0.73 of the pre-split tile's time at 5000 x 128 x 20000 (estimate 0.82: 100.1% of cuBLAS
+// SGEMM against 73.3), 0.86 at 3000 x 128 x 12000 (estimate 0.94: 80.9 against 69.5), 1.68 at
+// 512 x 128 x 8192 (estimate 2.04). With two columns and more the estimate errs the other way
+// (3000 x 200 x 5000: 0.97, ran 1.08), so kSplitWaveGain stays there.
 constexpr double kWgmmaInloopOneColumnGain = 0.95;
 // The least K, and the least efficiency (m n k / (sms x wgmma_presplit_time)), at which the
 // pre-split tile is taken over the SIMT rule. K = 64 leaves a team two thirds overhead: 91.6% of

@@ -185,8 +185,8 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// that time) >= 0.2, but the in-loop split tile below where the operands
 /// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
 /// time (the pass over a large A or B would cost more; 0.95 of it where
-/// N <= 128, one column of tiles, whose parts of A each team alone reads);
-/// else the SIMT steps.
+/// N <= 128, one column of tiles: there the pre-split tile's reads of A's
+/// two parts weigh most per flop); else the SIMT steps.
 /// Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only: the 128x128 tile split by
