@@ -10,7 +10,8 @@
 # Usage: scripts/bench/gpu-node.sh [--np N] COMMAND...
 #   build                      configure + build only (prints the build time)
 #   info                       nvidia-smi, and the Kokkos configuration from mmapp
-#   test                       the Catch2 suite through ctest (1 and 2 ranks)
+#   test                       the whole suite through ctest but the Slurm test,
+#                              each test on GPUs of its own (CTest's resource allocation)
 #   run DECK [mmapp args...]   mpirun -np N build/cuda/miniapp/mmapp DECK ...
 # Several commands may follow one another: `build test run inputs/3072.yaml`.
 # Environment: OUT (if set) receives logs and reports; MMAPP_BUILD_JOBS;
@@ -18,7 +19,8 @@
 # the OpenMP backend's benchmarks); MMAPP_CTEST_ARGS (extra ctest arguments
 # for `test`, e.g. "-j4 -R unit"); MMAPP_BUILD_TARGET (e.g. mmapp: build the
 # executable alone, not the tests; several targets blank-separated);
-# MMAPP_ENABLE_NCCL (ON: NCCL is on the image, /usr/include/nccl.h; AUTO or OFF).
+# MMAPP_ENABLE_NCCL (ON: NCCL is on the image, /usr/include/nccl.h; AUTO or OFF);
+# MMAPP_TEST_GPU_SLOTS (tests at once per GPU in `test`) and MMAPP_TEST_JOBS (its -j).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -59,6 +61,30 @@ binding() {
   ((pe >= 1)) && echo "--map-by slot:PE=$pe --bind-to core" || echo "--oversubscribe --bind-to none"
 }
 
+# CTest's resource spec for `test` (tests/CMakeLists.txt, mmapp_gpu_slots):
+# the GPUs this script sees (CUDA_VISIBLE_DEVICES when set, else nvidia-smi's),
+# MMAPP_TEST_GPU_SLOTS tests at once on each: 1 where there are two GPUs or
+# more (each test has its GPUs to itself), 2 on one GPU (a two-rank test asks
+# two slots). Sets test_jobs, ctest's -j: two per slot, the CPU-only tests
+# running beside.
+gpu_spec() {
+  local n slots i sep=""
+  if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then
+    n=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c . || true)
+  else
+    n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+  fi
+  ((n >= 1)) || { echo "gpu-node: no GPU visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES)" >&2; exit 1; }
+  slots=${MMAPP_TEST_GPU_SLOTS:-$((n >= 2 ? 1 : 2))}
+  {
+    printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": ['
+    for ((i = 0; i < n; i++)); do printf '%s{"id": "%d", "slots": %d}' "$sep" "$i" "$slots"; sep=", "; done
+    printf ']}]}\n'
+  } >"$1"
+  test_jobs=$((2 * n * slots))
+  echo "gpu-node: ctest on $n GPU(s), $slots test(s) at once on each, -j ${MMAPP_TEST_JOBS:-$test_jobs}"
+}
+
 while (($#)); do
   case "$1" in
     --np) np=$2; shift 2 ;;
@@ -68,9 +94,12 @@ while (($#)); do
       mpirun -np "$np" $(binding) "$bin" --kokkos-info 2>&1 | tee "$out/info.log"
       shift ;;
     test)
-      # The Slurm harness needs apt (absent here): CI runs it.
+      # The Slurm harness needs apt (absent here): CI runs it. The GPU tests
+      # take their GPUs through CTest's resource allocation (ctest_gpus.sh).
+      gpu_spec "$out/ctest-gpus.json"
       # shellcheck disable=SC2086 # MMAPP_CTEST_ARGS is a list of words
-      (cd "build/$preset" && ctest --output-on-failure -LE slurm ${MMAPP_CTEST_ARGS:-} 2>&1 | tee -a "$out/ctest.log")
+      (cd "build/$preset" && ctest --output-on-failure -LE slurm --resource-spec-file "$out/ctest-gpus.json" \
+        -j "${MMAPP_TEST_JOBS:-$test_jobs}" ${MMAPP_CTEST_ARGS:-} 2>&1 | tee -a "$out/ctest.log")
       shift ;;
     run)
       deck=$2; shift 2

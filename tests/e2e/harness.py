@@ -21,9 +21,13 @@ import traceback
 import report_schema
 
 # OpenMP threads per rank: MMAPP_TEST_OMP_THREADS (CTest sets it; default 1).
+# No binding (OMPI_MCA_hwloc_base_binding_policy=none): Open MPI would bind
+# rank i of every mpiexec to core i, so tests run at once would share cores
+# (tests/CMakeLists.txt, MMAPP_TEST_ENV_BASE).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"),
-           OMP_PROC_BIND="false", OMP_WAIT_POLICY="passive")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_hwloc_base_binding_policy="none",
+           OMP_NUM_THREADS=os.environ.get("MMAPP_TEST_OMP_THREADS", "1"), OMP_PROC_BIND="false",
+           OMP_WAIT_POLICY="passive")
 
 
 def command(args, mmapp_args, np=None):

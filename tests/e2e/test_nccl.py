@@ -20,8 +20,8 @@ two ranks on one GPU). At --np ranks:
     (NCCL's message or the failing rank's) and a non-zero exit, within a
     bounded time (MMAPP_NCCL_TIMEOUT=10 for the hang), never a hang.
 
-shared-gpu (--np 2 or more ranks on GPU 0, CUDA_VISIBLE_DEVICES=0: one GPU
-is enough; the ranks share it as in the one-GPU suite):
+shared-gpu (--np 2 or more ranks on one GPU, CUDA_VISIBLE_DEVICES=the first
+visible: one GPU is enough; the ranks share it as in the one-GPU suite):
   - transfer: nccl is refused: exit 2, the deck and the key
     parallel.decomposition.transfer named, with the reason;
   - transfer: auto takes an MPI transport and says so: the report's
@@ -161,8 +161,9 @@ def test_failing_nccl_ends_every_rank_with_an_error(tmp):
     assert "row split" in err, err[-3000:]
 
 
-# The shared-gpu suite: every rank on GPU 0.
-ON_GPU0 = {"CUDA_VISIBLE_DEVICES": "0"}
+# The shared-gpu suite: every rank on one GPU, the first this test sees (GPU 0,
+# or the first of CUDA_VISIBLE_DEVICES: CTest's slot, tests/tools/ctest_gpus.sh).
+ON_GPU0 = {"CUDA_VISIBLE_DEVICES": (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]}
 DECLINED = "NCCL not used (two ranks share one GPU"
 
 
@@ -231,10 +232,13 @@ def shared_gpu_test_nccl_itself_refuses_two_ranks_on_one_gpu(tmp):
 
 
 def gpu_count():
+    """The GPUs this test may use: nvidia-smi's, at most as many as CUDA_VISIBLE_DEVICES lists when set."""
     try:
-        return len(subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.splitlines())
+        n = len(subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.splitlines())
     except OSError:
         return 0
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return n if visible is None else min(n, len([d for d in visible.split(",") if d.strip()]))
 
 
 def main():
