@@ -359,7 +359,10 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
       CHECK(tag(float(0), 1000, 1000, 1000) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk512");
       CHECK(tag(float(0), 777, 1234, 4321) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
-      CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
+      // The in-loop split tile: split into the slices that fill its waves where the split by 1024 leaves
+      // them part-empty (one tile x 293 slices on 132 SMs), by 1024 where it fills them (800 teams).
+      CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
+      CHECK(tag(float(0), 5000, 128, 20000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

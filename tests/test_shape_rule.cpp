@@ -498,7 +498,9 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // 20000: 0.82; 3000 x 128 x 12000: 0.94), not beyond (512 x 128 x 8192: 2.04); two columns keep
   // 0.8 (3000 x 200 x 5000: 0.97; 3000 x 256 x 8192: 0.94).
   CHECK(rule(false, 5000, 128, 20000, true) == C::wgmma_splitk_inplace);
-  CHECK(rule(false, 3000, 128, 12000, true) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 3000, 128, 12000, true, &why) == C::wgmma_inplace_wsplit);  // the split by 1024's waves: below
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
+               "in the K loop (the pass would cost more)");
   CHECK(rule(false, 512, 128, 8192, true) == C::wgmma_wsplit);
   CHECK(rule(false, 3000, 256, 8192, true) != C::wgmma_splitk_inplace);
   CHECK(rule(false, 513, 1025, 2049, true) == C::wgmma_splitk512);
@@ -506,10 +508,30 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
   CHECK(rule(false, 3072, 3072, 3072, true) == C::wgmma_big);
   // M under 512 or N under 128: the split tile splitting in its K loop (aligned operands only).
-  CHECK(rule(false, 200, 3000, 5000, true) == C::wgmma_splitk_inplace);
-  CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 200, 3000, 5000, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
+  CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_inplace_wsplit);  // the in-loop wave split: below
   CHECK(why.find("operands split once") == std::string::npos);
+  CHECK(why.find("K split into 131 slices filling the waves, operands split in the K loop") != std::string::npos);
   CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_splitk_inplace);  // B's rows misaligned, not copied
+  CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_inplace_wsplit);
+  // The in-loop tile's K split into the slices that fill its waves where the split by 1024's teams
+  // fill theirs to less than 0.8 and the estimate is at most 0.9 of it (not yet measured): one tile
+  // x 293 slices in 3 waves of 132 (0.74) against 131 slices in one (estimate 0.70); 24 tiles x 12
+  // in 3 (0.73) against 5 slices in one (0.73). Where the split by 1024 fills its waves it stays:
+  // 5000 x 128 x 20000 (800 teams, 0.87; the wave split's estimate 0.83), 8192 x 128 x 8192 (0.97),
+  // 2500 x 128 x 30000 (0.91), 300 x 300 x 100000 (0.95); and where the two split alike (200 x 3000
+  // x 5000: 48 tiles x 5 slices either way).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{8192, 128, 8192}, {2500, 128, 30000},
+                                                                {300, 300, 100000}, {1024, 128, 16384}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(false, m, n, k, true) == C::wgmma_splitk_inplace);
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{1000, 128, 12000}, {1500, 128, 8192},
+                                                                {777, 128, 30000}, {400, 128, 50000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(false, m, n, k, true) == C::wgmma_inplace_wsplit);
+  }
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // small C, whose tiles the estimate finds under a fifth busy (513^3: 0.16, 400^3);
   // half-used tiles (64 x 4096 x 4096); GEMV-like shapes; double.
@@ -532,10 +554,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
         INFO(m << "x" << n << "x" << k);
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
         const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk512 ||
-                              w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace || w == C::wgmma_wsplit;
+                              w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace || w == C::wgmma_wsplit ||
+                              w == C::wgmma_inplace_wsplit;
         CHECK((w == plain) != is_wgmma);
         for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
-                          C::wgmma_splitk_inplace, C::wgmma_wsplit})
+                          C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit})
           CHECK(plain != c);
         CHECK(rule(true, m, n, k, true) == rule(true, m, n, k, false));
         n_wgmma += is_wgmma;
@@ -596,10 +619,18 @@ TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, th
 TEST_CASE("wgmma_inloop_split_time: 1.6 x the split tile's waves, no pass, the reduction", "[rule]") {
   // 2500 x 128 x 30000: 20 tiles x 30 slices of 1024 = 600 teams, 5 waves of 132; 31 m x n float
   // partials and C; no pass over A and B.
-  CHECK(mmapp::wgmma_inloop_split_time(2500, 128, 30000, 132) ==
+  namespace rt = mmapp::rule_tiles;
+  CHECK(mmapp::wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, 2500, 128, 30000, 132) ==
         Catch::Approx(1.6 * 5 * 128 * 128 * (1024 + 128) + 16.0 * 31.0 * 2500 * 128 * 4 / 132));
   // K within one chunk: one slice, no reduction.
-  CHECK(mmapp::wgmma_inloop_split_time(1000, 1000, 1000, 132) == Catch::Approx(1.6 * 1 * 128 * 128 * (1000 + 128)));
+  CHECK(mmapp::wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, 1000, 1000, 1000, 132) ==
+        Catch::Approx(1.6 * 1 * 128 * 128 * (1000 + 128)));
+  // The wave split: 3000 x 128 x 12000, 24 tiles on 132 slots: 5 slices of 2432 (12000 / 5 rounded
+  // up to 64) in one wave, against the split by 1024's 12 slices in 3 waves; 6 partials' traffic.
+  CHECK(mmapp::wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, 3000, 128, 12000, 132) ==
+        Catch::Approx(1.6 * 1 * 128 * 128 * (2432 + 128) + 16.0 * 6.0 * 3000 * 128 * 4 / 132));
+  CHECK(mmapp::wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, 3000, 128, 12000, 132) ==
+        Catch::Approx(1.6 * 3 * 128 * 128 * (1024 + 128) + 16.0 * 13.0 * 3000 * 128 * 4 / 132));
 }
 
 TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel", "[rule]") {

@@ -269,8 +269,7 @@ double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) 
          kWgmmaFmaPerByte * (pass_bytes + reduce_bytes) / double(sms);
 }
 
-double wgmma_inloop_split_time(long m, long n, long k, long sms) {
-  const RuleTile& t = rule_tiles::kFloatWgmmaSplitK;
+double wgmma_inloop_split_time(const RuleTile& t, long m, long n, long k, long sms) {
   const RuleSplit sp = rule_split(t, m, n, k, sizeof(float), sms);
   const long waves = waves_of(tiles_of(t, m, n) * sp.slices, sms);
   const double reduce_bytes = sp.slices > 1 ? double(sp.slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
@@ -280,13 +279,43 @@ double wgmma_inloop_split_time(long m, long n, long k, long sms) {
 
 namespace {
 
+// Where the rule takes the in-loop split tile, K is split into the slices that fill its waves
+// (wgmma_inplace_wsplit) instead of by 1024 where the split by 1024's teams fill their waves to
+// less than kInloopWaveMaxFill and wgmma_inloop_split_time estimates the wave split at most
+// kInloopWaveGain of the split by 1024's time: few tiles whose split by 1024 leaves a wave
+// part-empty (3000 x 128 x 12000: 24 tiles x 12 slices, 288 teams in 3 waves of 132, against 5
+// slices of 2432 in one wave, estimate 0.73; 100 x 100 x 300000: 293 teams in 3 waves against 131
+// in one, 0.70). The fill bound keeps the split by 1024 where it was measured to fill its waves
+// (5000 x 128 x 20000, 800 teams, 0.87: 98.0% of cuBLAS SGEMM; 8192 x 128 x 8192, 0.97: 95.5%);
+// the gain's margin: the estimate leaves out the partials' traffic. Both not yet measured: they
+// follow the other wave splits' bounds (kBigMaxRaggedFill, kSplitWaveGain).
+constexpr double kInloopWaveMaxFill = 0.8;
+constexpr double kInloopWaveGain = 0.9;
+
+/// Which in-loop split tile the rule takes (the comment above): wgmma_splitk_inplace (*split = "K
+/// split by 1024") or wgmma_inplace_wsplit ("K split into S slices filling the waves").
+GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split) {
+  namespace rt = rule_tiles;
+  const RuleSplit fixed = rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms);
+  const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+  if (slices > 1 && wave_fill(tiles_of(rt::kFloatWgmmaSplitK, m, n) * fixed.slices, sms) < kInloopWaveMaxFill &&
+      wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <=
+          kInloopWaveGain * wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms)) {
+    *split = "K split into " + std::to_string(slices) + " slices filling the waves";
+    return GpuRuleChoice::wgmma_inplace_wsplit;
+  }
+  *split = "K split by 1024";
+  return GpuRuleChoice::wgmma_splitk_inplace;
+}
+
 /// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN): of the
 /// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
 /// (kFloatWgmmaWaves), the least wgmma_presplit_time (a split only
 /// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
 /// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none. The in-loop
-/// split tile instead where `inplace_ok` and wgmma_inloop_split_time is at most kSplitWaveGain of
-/// that least estimate (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles).
+/// split tile instead (split by 1024 or inloop_split's wave split) where `inplace_ok` and
+/// wgmma_inloop_split_time of the split by 1024 is at most kSplitWaveGain of that least estimate
+/// (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles).
 GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
@@ -310,11 +339,14 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
   if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
   const double inloop_gain = n <= rt::kFloatWgmma.bn ? kWgmmaInloopOneColumnGain : kSplitWaveGain;
   if (inplace_ok && rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
-      wgmma_inloop_split_time(m, n, k, sms) <= inloop_gain * t_best)
-    return chose(C::wgmma_splitk_inplace,
-                 "3xTF32 on wgmma, 128x128 tiles: K split by 1024, operands split in the K loop (the pass would "
-                 "cost more)",
+      wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms) <= inloop_gain * t_best) {
+    std::string split;
+    const C c = inloop_split(m, n, k, sms, &split);
+    return chose(c,
+                 "3xTF32 on wgmma, 128x128 tiles: " + split +
+                     ", operands split in the K loop (the pass would cost more)",
                  why);
+  }
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   const std::string split =
       best.tile->waves ? "K split into " + std::to_string(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices) +
@@ -327,7 +359,8 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 }  // namespace
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
-/// 128, else wgmma_splitk_inplace or none; `inplace_ok`: the operands are aligned or copied, as
+/// 128, else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit)
+/// or none; `inplace_ok`: the operands are aligned or copied, as
 /// the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
@@ -342,9 +375,13 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
   const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
                          splitk_reduce_time(m, n, slices, sms, sizeof(float));
   if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
-      t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float)))
-    return chose(C::wgmma_splitk_inplace,
-                 "3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves", why);
+      t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float))) {
+    std::string split;
+    const C c = inloop_split(m, n, k, sms, &split);
+    const char* tail =
+        c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
+    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
+  }
   return C::none;
 }
 

@@ -50,6 +50,7 @@ enum class GpuRuleChoice {
   wgmma_wsplit,      ///< wgmma_big's tile, K split into the slices that fill its waves (chunks >= 256)
   dmma_mid_wsplit,   ///< dmma_mid_splitk_deep's tile, K split into the slices that fill its waves
   dmma_deep_wsplit,  ///< dmma_deep's tile, K split into the slices that fill its waves
+  wgmma_inplace_wsplit,  ///< wgmma_splitk_inplace's tile, K split into the slices that fill its waves (chunks >= 256)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -94,6 +95,8 @@ inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 /// fitted at two, are unchanged).
 inline constexpr long kDmmaTeamsPerSm = 2;
 inline constexpr RuleTile kFloatWgmmaWaves{128, 128, 256, true};
+/// The in-loop split tile with K split into the slices that fill its waves (wgmma_inplace_wsplit).
+inline constexpr RuleTile kFloatWgmmaInloopWaves{128, 128, 256, true};
 inline constexpr RuleTile kDoubleMmaMidWaves{96, 96, 256, true};
 inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 }  // namespace rule_tiles
@@ -186,10 +189,15 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
 /// time (the pass over a large A or B would cost more; 0.95 of it where
 /// N <= 128, one column of tiles: there the pre-split tile's reads of A's
-/// two parts weigh most per flop); else the SIMT steps.
+/// two parts weigh most per flop); else the SIMT steps. The in-loop split
+/// tile is split by 1024 (wgmma_splitk_inplace), or into the slices that
+/// fill its waves (wgmma_inplace_wsplit) where wgmma_inloop_split_time
+/// estimates that at most kInloopWaveGain (0.9) of the split by 1024: few
+/// tiles, whose split by 1024 leaves a wave part-empty.
 /// Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
-/// (operand_aligned_or_copied), split tile only: the 128x128 tile split by
+/// (operand_aligned_or_copied), split tile only (by 1024 or into the waves'
+/// slices, as above): the 128x128 tile split by
 /// 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its tiles,
 /// the split's teams fill their waves (at least two) to at least
 /// kWgmmaSplitMinFill, and split_wave_time (with splitk_reduce_time)
@@ -235,13 +243,15 @@ double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem
 double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms);
 
 /// The rule's estimate of the time of the in-loop 3xTF32 wgmma split tile
-/// (wgmma_splitk_inplace: 128x128, K split by 1024, each team splitting its
-/// own K tiles, no pass) on an m x n x k float C on `sms` SMs, in
+/// `t` (128x128, each team splitting its own K tiles, no pass; K split by
+/// t.split_kc, or with t.waves into the slices of splitk_wave_slices on `sms`
+/// slots: wgmma_splitk_inplace, kFloatWgmmaSplitK; wgmma_inplace_wsplit,
+/// kFloatWgmmaInloopWaves) on an m x n x k float C on `sms` SMs, in
 /// wgmma_presplit_time's units: 1.6 x its waves' time as the pre-split tile
 /// would run them (the in-loop split's measured cost per K element), plus
 /// splitk_reduce's traffic. Source: docs/performance.md, "Tensor cores,
-/// twelfth round".
-double wgmma_inloop_split_time(long m, long n, long k, long sms);
+/// twelfth round" and "fourteenth round".
+double wgmma_inloop_split_time(const RuleTile& t, long m, long n, long k, long sms);
 
 /// The DMMA rule's estimate of the time of an m x n C in tiles of `t` at
 /// two teams per SM on `sms` SMs, in units of one 64x64 tile at full speed:

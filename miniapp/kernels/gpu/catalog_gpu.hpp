@@ -240,6 +240,10 @@ using FloatTf32WideDeep2 = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 0, 2>;
 /// rule's wgmma_splitk_inplace (M or N under 128), the whole one a deck's.
 using FloatWgmma = GpuWgmmaTile<128, 128, 1>;
 using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
+/// The in-loop split tile with K split into the slices that fill its waves
+/// (WaveSplit, chunks of at least 256): the rule's wgmma_inplace_wsplit, for
+/// few tiles whose split by 1024 ends in a part-empty wave.
+using FloatWgmmaWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256>>;
 /// Ladder (H200, 2026-11-25, docs/performance.md "Tensor cores, eighth
 /// round": slower): 64x128 in one warpgroup (97 KiB, two teams per SM;
 /// spills 64 bytes), 128x64 in two warpgroups of 64x64 (97 KiB), and the
@@ -308,6 +312,9 @@ static_assert(detail::has_rule_tile<FloatWgmmaSplitK>(rule_tiles::kFloatWgmmaSpl
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK512>(rule_tiles::kFloatWgmmaSplitK512), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK2048>(rule_tiles::kFloatWgmmaSplitK2048), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreWaves>(rule_tiles::kFloatWgmmaWaves), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaWaves>(rule_tiles::kFloatWgmmaInloopWaves) &&
+                  FloatWgmmaWaves::min_blocks == 1 && !FloatWgmmaWaves::presplit,
+              "FloatWgmmaWaves vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96Waves>(rule_tiles::kDoubleMmaMidWaves), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDoubleMmaBigWaves), "vs shape_rule.hpp");
 static_assert(FloatWgmmaPreWaves::min_blocks == 1 && DoubleMma16k8Cp4Deep96Waves::min_blocks == rule_tiles::kDmmaTeamsPerSm &&
@@ -476,6 +483,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK512, Space, T>(R::wgmma_splitk512));
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK2048, Space, T>(R::wgmma_splitk2048));
     v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
+    v.push_back(wgmma_variant<FloatWgmmaWaves, Space, T>(R::wgmma_inplace_wsplit));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
