@@ -8,22 +8,23 @@
 set -uo pipefail
 w="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/ctest_gpus.sh"
 fails=0
+err=$(mktemp "${TMPDIR:-/tmp}/ctest_gpus.XXXXXX")
+trap 'rm -f "$err"' EXIT
 # expect NAME WANTED_STDOUT WANTED_RC ENV... : runs `env ENV... ctest_gpus.sh sh -c 'echo "<$CUDA_VISIBLE_DEVICES>"'`
 expect() {
   local name=$1 want=$2 want_rc=$3; shift 3
   local got rc
-  got=$(env -u CUDA_VISIBLE_DEVICES "$@" "$w" sh -c 'echo "<${CUDA_VISIBLE_DEVICES-unset}>"' 2>/tmp/ctest_gpus.err.$$)
+  got=$(env -u CUDA_VISIBLE_DEVICES "$@" "$w" sh -c 'echo "<${CUDA_VISIBLE_DEVICES-unset}>"' 2>"$err")
   rc=$?
   if [[ $got != "$want" || $rc != "$want_rc" ]]; then
-    echo "FAIL $name: got '$got' rc $rc, wanted '$want' rc $want_rc; stderr: $(cat /tmp/ctest_gpus.err.$$)"
+    echo "FAIL $name: got '$got' rc $rc, wanted '$want' rc $want_rc; stderr: $(cat "$err")"
     fails=$((fails + 1))
-  elif ((want_rc != 0)) && ! grep -q "CTEST_RESOURCE_GROUP" /tmp/ctest_gpus.err.$$; then
-    echo "FAIL $name: the error does not name the variable: $(cat /tmp/ctest_gpus.err.$$)"
+  elif ((want_rc != 0)) && ! grep -q "CTEST_RESOURCE_GROUP" "$err"; then
+    echo "FAIL $name: the error does not name the variable: $(cat "$err")"
     fails=$((fails + 1))
   else
     echo "PASS $name"
   fi
-  rm -f /tmp/ctest_gpus.err.$$
 }
 g2=(CTEST_RESOURCE_GROUP_COUNT=2)
 expect "no allocation" "<unset>" 0
