@@ -191,9 +191,10 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// N <= 128, one column of tiles: there the pre-split tile's reads of A's
 /// two parts weigh most per flop); else the SIMT steps. The in-loop split
 /// tile is split by 1024 (wgmma_splitk_inplace), or into the slices that
-/// fill its waves (wgmma_inplace_wsplit) where wgmma_inloop_split_time
-/// estimates that at most kInloopWaveGain (0.9) of the split by 1024: few
-/// tiles, whose split by 1024 leaves a wave part-empty.
+/// fill its waves (wgmma_inplace_wsplit) where the split by 1024's teams
+/// fill their waves to less than 0.8 and wgmma_inloop_split_time estimates
+/// the wave split at most 0.9 of the split by 1024 (few tiles, whose split
+/// by 1024 leaves a wave part-empty).
 /// Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only (by 1024 or into the waves'
