@@ -163,14 +163,14 @@ def test_failing_nccl_ends_every_rank_with_an_error(tmp):
 
 # The shared-gpu suite: every rank on one GPU, the first this test sees (GPU 0,
 # or the first of CUDA_VISIBLE_DEVICES: CTest's slot, tests/tools/ctest_gpus.sh).
-ON_GPU0 = {"CUDA_VISIBLE_DEVICES": (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]}
+ON_ONE_GPU = {"CUDA_VISIBLE_DEVICES": (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]}
 DECLINED = "NCCL not used (two ranks share one GPU"
 
 
 def shared_gpu_test_transfer_nccl_is_refused_naming_the_key(tmp):
     d = deck(tmp, SMALL)
     t0 = time.monotonic()
-    code, out, err = mmapp(d, "--set", "parallel.decomposition.transfer=nccl", env=env(**ON_GPU0))
+    code, out, err = mmapp(d, "--set", "parallel.decomposition.transfer=nccl", env=env(**ON_ONE_GPU))
     assert code == 2, (code, out[-2000:], err[-3000:])
     assert time.monotonic() - t0 < 120
     assert f"{d}: parallel.decomposition.transfer: nccl, but two ranks share one GPU" in err, err[-3000:]
@@ -182,23 +182,23 @@ def shared_gpu_test_transfer_auto_takes_an_mpi_transport_and_says_so(tmp):
     d = deck(tmp, SMALL.replace("dtype: [float, double]", "dtype: float"))
     for data in ("local", "scatter"):
         r, out = run_report(tmp, d, f"parallel.data={data}", label="summa-" + data,
-                            environment=env(**ON_GPU0))
+                            environment=env(**ON_ONE_GPU))
         for run in r["runs"]:
             assert run["status"] == "ok" and run["verified"] is True, (data, run["kernel"], run["verification"])
             transfer = run["grid"]["transfer"]
             assert transfer and "nccl" not in transfer.lower(), (data, transfer)
             assert f"panels via {transfer}" in out, (transfer, out[-2000:])
-    _, err = run_stderr(tmp, d, ON_GPU0)
+    _, err = run_stderr(tmp, d, ON_ONE_GPU)
     assert "mmapp: note: parallel.decomposition.transfer: auto: " + DECLINED in err, err[-3000:]
     assert err.count("parallel.decomposition.transfer: auto: NCCL not used") == 1, err[-3000:]  # once, not per run
     # The row split (scatter mode): B and C over MPI, and the note says why.
     rows = deck(tmp, ROWS, "rows.yaml")
-    r, out = run_report(tmp, rows, label="rows", environment=env(**ON_GPU0))
+    r, out = run_report(tmp, rows, label="rows", environment=env(**ON_ONE_GPU))
     for run in r["runs"]:
         assert run["status"] == "ok" and run["verified"] is True, run["verification"]
         assert run.get("transport") == "mpi", run.get("transport")
     assert "B and C via mpi" in out, out[-2000:]
-    _, err = run_stderr(tmp, rows, ON_GPU0)
+    _, err = run_stderr(tmp, rows, ON_ONE_GPU)
     assert "mmapp: note: row split: " + DECLINED in err, err[-3000:]
 
 
