@@ -291,6 +291,14 @@ namespace {
 // follow the other wave splits' bounds (kBigMaxRaggedFill, kSplitWaveGain).
 constexpr double kInloopWaveMaxFill = 0.8;
 constexpr double kInloopWaveGain = 0.9;
+// Where C is one column of tiles (N <= 128) and the split by 1024 in the loop is estimated slower
+// than kWgmmaInloopOneColumnGain of the pre-split tile, the in-loop wave split is still taken where
+// its own estimate is at most kSplitWaveGain of the pre-split tile's (fifteenth round, one H200,
+// 2026-11-27: the estimates put it at 0.60-0.74 of the pre-split wave split on every N = 128
+// shape measured, M 400-8192, K 4096-50000, and it ran 0.82-0.94 of its time; at 512 x 128 x
+// 8192, the rule's pre-split wave split before, 92.4% of cuBLAS SGEMM against 81.5, estimate
+// 0.74, where the split by 1024's was 2.04).
+constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 
 /// Which in-loop split tile the rule takes (the comment above): wgmma_splitk_inplace (*split = "K
 /// split by 1024") or wgmma_inplace_wsplit ("K split into S slices filling the waves").
@@ -315,7 +323,8 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
 /// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none. The in-loop
 /// split tile instead (split by 1024 or inloop_split's wave split) where `inplace_ok` and
 /// wgmma_inloop_split_time of the split by 1024 is at most kSplitWaveGain of that least estimate
-/// (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles).
+/// (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles); where N <= 128, the in-loop wave
+/// split where its own estimate is at most kInloopWavesOverPresplitGain of it.
 GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
@@ -337,16 +346,22 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
     if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
   }
   if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
-  const double inloop_gain = n <= rt::kFloatWgmma.bn ? kWgmmaInloopOneColumnGain : kSplitWaveGain;
+  const bool one_column = n <= rt::kFloatWgmma.bn;
+  const double inloop_gain = one_column ? kWgmmaInloopOneColumnGain : kSplitWaveGain;
+  const auto inloop = [&](C c, const std::string& split) {
+    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + ", operands split in the K loop (the pass would cost more)",
+                 why);
+  };
   if (inplace_ok && rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
       wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms) <= inloop_gain * t_best) {
     std::string split;
     const C c = inloop_split(m, n, k, sms, &split);
-    return chose(c,
-                 "3xTF32 on wgmma, 128x128 tiles: " + split +
-                     ", operands split in the K loop (the pass would cost more)",
-                 why);
+    return inloop(c, split);
   }
+  const int wave_slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+  if (inplace_ok && one_column && wave_slices > 1 &&
+      wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <= kInloopWavesOverPresplitGain * t_best)
+    return inloop(C::wgmma_inplace_wsplit, "K split into " + std::to_string(wave_slices) + " slices filling the waves");
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   const std::string split =
       best.tile->waves ? "K split into " + std::to_string(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices) +

@@ -189,7 +189,8 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
 /// time (the pass over a large A or B would cost more; 0.95 of it where
 /// N <= 128, one column of tiles: there the pre-split tile's reads of A's
-/// two parts weigh most per flop); else the SIMT steps. The in-loop split
+/// two parts weigh most per flop; there also the in-loop wave split where
+/// its estimate is at most 0.8 of that time); else the SIMT steps. The in-loop split
 /// tile is split by 1024 (wgmma_splitk_inplace), or into the slices that
 /// fill its waves (wgmma_inplace_wsplit) where the split by 1024's teams
 /// fill their waves to less than 0.8 and wgmma_inloop_split_time estimates
