@@ -65,8 +65,9 @@ binding() {
 # the GPUs this script sees (CUDA_VISIBLE_DEVICES when set, else nvidia-smi's),
 # MMAPP_TEST_GPU_SLOTS tests at once on each: 1 where there are two GPUs or
 # more (each test has its GPUs to itself), 2 on one GPU (a two-rank test asks
-# two slots). Sets test_jobs, ctest's -j: two per slot, the CPU-only tests
-# running beside.
+# two slots; with more than one, a two-rank test may get one GPU twice, and
+# e2e_nccl_np2, which needs two, skips). Sets test_jobs, ctest's -j: two per
+# slot, the CPU-only tests running beside.
 gpu_spec() {
   local n slots i sep=""
   if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then
