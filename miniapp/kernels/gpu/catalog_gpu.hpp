@@ -194,6 +194,13 @@ using DoubleMma16k8Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 3,
 /// (H200, 2026-11-25, docs/performance.md "Tensor cores, tenth round"): ladder only.
 using DoubleMma16Cp3WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 3, true>;
 using DoubleMma16Cp4WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true>;
+/// 128x128x16 in sixteen warps of 32x32 (one team of 512 threads per SM, as many warps per SM as
+/// the rule's two teams of 128x64 twice over): the 128x128 tile's L2 traffic per flop (2/3 of
+/// 128x64's: 0.125 against 0.1875 bytes per multiply-add) with more warps to hide the barrier
+/// than the eight-warp tiles above; m16n8k4, 3 and 4 stages: 128 registers (the bound at 512
+/// threads), no spill (m16n8k8 spills 16/32 bytes; fifteenth round, not yet measured): ladder only.
+using DoubleMma16Cp3Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 3, true>;
+using DoubleMma16Cp4Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 4, true>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -618,6 +625,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4WideDeep, Space, T>());
+    }
+    if constexpr (kLadderVariants) {  // sixteen warps, one team per SM (fifteenth round)
+      v.push_back(mma_variant<DoubleMma16Cp3Wide16w, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp4Wide16w, Space, T>());
     }
   }
 }
