@@ -201,6 +201,9 @@ using DoubleMma16Cp4WideDeep = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, t
 /// threads), no spill (m16n8k8 spills 16/32 bytes; fifteenth round, not yet measured): ladder only.
 using DoubleMma16Cp3Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 3, true>;
 using DoubleMma16Cp4Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 4, true>;
+/// 256x64x16 in eight warps of 64x32 (one team per SM; 0.156 bytes of L2 traffic per
+/// multiply-add): 216 registers, no spill (fifteenth round, not yet measured): ladder only.
+using DoubleMma16Cp3Tall8w = GpuMmaTile<256, 64, 16, 64, 32, 1, 0, 8, 1, 3, true>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -626,9 +629,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4WideDeep, Space, T>());
     }
-    if constexpr (kLadderVariants) {  // sixteen warps, one team per SM (fifteenth round)
+    if constexpr (kLadderVariants) {  // one team per SM: sixteen warps of 32x32, eight of 64x32 (fifteenth round)
       v.push_back(mma_variant<DoubleMma16Cp3Wide16w, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4Wide16w, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp3Tall8w, Space, T>());
     }
   }
 }
