@@ -303,6 +303,9 @@ constexpr double kInloopWaveGain = 0.9;
 // 0.74, where the split by 1024's was 2.04).
 constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 
+/// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
+std::string waves_split_text(int slices) { return "K split into " + std::to_string(slices) + " slices filling the waves"; }
+
 /// Which in-loop split tile the rule takes (the comment above): wgmma_splitk_inplace (*split = "K
 /// split by 1024") or wgmma_inplace_wsplit ("K split into S slices filling the waves").
 GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split) {
@@ -312,7 +315,7 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
   if (slices > 1 && wave_fill(tiles_of(rt::kFloatWgmmaSplitK, m, n) * fixed.slices, sms) < kInloopWaveMaxFill &&
       wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <=
           kInloopWaveGain * wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms)) {
-    *split = "K split into " + std::to_string(slices) + " slices filling the waves";
+    *split = waves_split_text(slices);
     return GpuRuleChoice::wgmma_inplace_wsplit;
   }
   *split = "K split by 1024";
@@ -364,11 +367,10 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
   const int wave_slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
   if (inplace_ok && one_column && wave_slices > 1 &&
       wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <= kInloopWavesOverPresplitGain * t_best)
-    return inloop(C::wgmma_inplace_wsplit, "K split into " + std::to_string(wave_slices) + " slices filling the waves");
+    return inloop(C::wgmma_inplace_wsplit, waves_split_text(wave_slices));
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   const std::string split =
-      best.tile->waves ? "K split into " + std::to_string(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices) +
-                             " slices filling the waves"
+      best.tile->waves ? waves_split_text(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices)
                        : "K split by " + std::to_string(best.tile->split_kc);
   return chose(best.choice, "3xTF32 on wgmma, 128x128 tiles, operands split once: " + split + ", the least estimated time",
                why);
@@ -438,9 +440,9 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short) {
         if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
           return chose(C::dmma_deep_wsplit,
-                       "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " +
-                           std::to_string(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
-                           " slices filling the waves (long K over very few tiles)",
+                       "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: " +
+                           waves_split_text(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                           " (long K over very few tiles)",
                        why);
         return chose(C::dmma_small_splitk_deep,
                      "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
