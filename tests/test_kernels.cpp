@@ -359,10 +359,12 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
       CHECK(tag(float(0), 1000, 1000, 1000) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk512");
       CHECK(tag(float(0), 777, 1234, 4321) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
-      // The in-loop split tile: split into the slices that fill its waves where the split by 1024 leaves
-      // them part-empty (one tile x 293 slices on 132 SMs), by 1024 where it fills them (800 teams).
+      // The in-loop split tile: K split into the slices that fill its waves (one tile x 131 slices; 40
+      // tiles x 2 or more on any device of more than 40 SMs), by 1024 where the wave split's workspace
+      // would pass kSplitKMaxBytes (24 tiles of K 262144).
       CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
-      CHECK(tag(float(0), 5000, 128, 20000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
+      CHECK(tag(float(0), 5000, 128, 20000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
+      CHECK(tag(float(0), 100, 3000, 262144) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

@@ -491,14 +491,14 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // in the K loop (estimates 1.56e8 against 2.0e8: at most 0.8): the in-loop split tile, where the
   // operands allow it; the pre-split tile where they do not (B's rows misaligned, too few rows of C
   // to copy them).
-  CHECK(rule(false, 2500, 128, 30000, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(rule(false, 2500, 128, 30000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why.find("operands split in the K loop (the pass would cost more)") != std::string::npos);
-  CHECK(rule(false, 2500, 129, 30000, true) != C::wgmma_splitk_inplace);
+  CHECK(rule(false, 2500, 129, 30000, true) != C::wgmma_inplace_wsplit);
   // One column of tiles (N <= 128): the in-loop tile up to 0.95 of the pre-split estimate (5000 x 128 x
   // 20000: 0.82; 3000 x 128 x 12000: 0.94), not beyond (512 x 128 x 8192: 2.04); two columns keep
   // 0.8 (3000 x 200 x 5000: 0.97; 3000 x 256 x 8192: 0.94).
-  CHECK(rule(false, 5000, 128, 20000, true) == C::wgmma_splitk_inplace);
-  CHECK(rule(false, 3000, 128, 12000, true, &why) == C::wgmma_inplace_wsplit);  // the split by 1024's waves: below
+  CHECK(rule(false, 5000, 128, 20000, true) == C::wgmma_inplace_wsplit);
+  CHECK(rule(false, 3000, 128, 12000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
                "in the K loop (the pass would cost more)");
   // Where the split by 1024 is estimated slower (512 x 128 x 8192: 2.04), the in-loop wave split at
@@ -508,37 +508,48 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 32 slices filling the waves, operands split "
                "in the K loop (the pass would cost more)");
   CHECK(rule(false, 512, 129, 8192, true) != C::wgmma_inplace_wsplit);
-  CHECK(rule(false, 3000, 256, 8192, true) != C::wgmma_splitk_inplace);
+  CHECK(rule(false, 3000, 256, 8192, true) != C::wgmma_inplace_wsplit);
   CHECK(rule(false, 513, 1025, 2049, true) == C::wgmma_splitk512);
   // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
   CHECK(rule(false, 3072, 3072, 3072, true) == C::wgmma_big);
   // M under 512 or N under 128: the split tile splitting in its K loop (aligned operands only).
-  CHECK(rule(false, 200, 3000, 5000, true, &why) == C::wgmma_splitk_inplace);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
-  CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_inplace_wsplit);  // the in-loop wave split: below
+  CHECK(rule(false, 200, 3000, 5000, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split in "
+               "the K loop");
+  CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why.find("operands split once") == std::string::npos);
   CHECK(why.find("K split into 131 slices filling the waves, operands split in the K loop") != std::string::npos);
   CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_splitk_inplace);  // B's rows misaligned, not copied
   CHECK(rule(false, 100, 101, 300000, true) != C::wgmma_inplace_wsplit);
-  // The in-loop tile's K split into the slices that fill its waves where the split by 1024's teams
-  // fill theirs to less than 0.8 and the estimate is at most 0.9 of it (one H200, fifteenth round:
-  // 105.3% of cuBLAS SGEMM against 82.1 and 93.3 against 80.6 for these two): one tile
-  // x 293 slices in 3 waves of 132 (0.74) against 131 slices in one (estimate 0.70); 24 tiles x 12
-  // in 3 (0.73) against 5 slices in one (0.73). Where the split by 1024 fills its waves it stays:
-  // 5000 x 128 x 20000 (800 teams, 0.87; the wave split's estimate 0.83), 8192 x 128 x 8192 (0.97),
-  // 2500 x 128 x 30000 (0.91), 300 x 300 x 100000 (0.95); and where the two split alike (200 x 3000
-  // x 5000: 48 tiles x 5 slices either way).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{8192, 128, 8192}, {2500, 128, 30000},
-                                                                {300, 300, 100000}, {1024, 128, 16384}}) {
+  // The wave split in one wave, where the split by 1024 made one wave, or two under 0.7 full: the SIMT
+  // tile before (one H100, sixteenth round: 96.8% of cuBLAS SGEMM against 77.2, 93.8 against 81.5,
+  // 93.2 against 79.1): 16 tiles x 8 slices, 32 x 4, 16 x 8 on 132 SMs.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{200, 1000, 8192}, {128, 4096, 4096}, {100, 2000, 10000}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(false, m, n, k, true) == C::wgmma_splitk_inplace);
+    CHECK(rule(false, m, n, k, true, &why) == C::wgmma_inplace_wsplit);
+    CHECK(why.find("slices filling the waves, operands split in the K loop") != std::string::npos);
+    CHECK(rule(false, m, n, k, false) != C::wgmma_inplace_wsplit);
   }
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{1000, 128, 12000}, {1500, 128, 8192},
-                                                                {777, 128, 30000}, {400, 128, 50000}}) {
+  // The in-loop tile's K split into the slices that fill its waves wherever that splits K, full waves
+  // of the split by 1024 included (sixteenth round, one H100, % of cuBLAS SGEMM, wave split against the
+  // split by 1024: 300 x 300 x 100000 89.7 / 83.6, 256 x 256 x 262144 91.6 / 84.2); by 1024 where the
+  // wave split's workspace (chunks of 256: 1024 slices of 100 x 3000) would pass kSplitKMaxBytes.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{8192, 128, 8192},
+                                                                {2500, 128, 30000},
+                                                                {300, 300, 100000},
+                                                                {1024, 128, 16384},
+                                                                {1000, 128, 12000},
+                                                                {1500, 128, 8192},
+                                                                {777, 128, 30000},
+                                                                {400, 128, 50000},
+                                                                {256, 256, 262144}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == C::wgmma_inplace_wsplit);
   }
+  CHECK(rule(false, 100, 3000, 262144, true, &why) == C::wgmma_splitk_inplace);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // small C, whose tiles the estimate finds under a fifth busy (513^3: 0.16, 400^3);
   // half-used tiles (64 x 4096 x 4096); GEMV-like shapes; double.

@@ -280,20 +280,16 @@ double wgmma_inloop_split_time(const RuleTile& t, long m, long n, long k, long s
 namespace {
 
 // Where the rule takes the in-loop split tile, K is split into the slices that fill its waves
-// (wgmma_inplace_wsplit) instead of by 1024 where the split by 1024's teams fill their waves to
-// less than kInloopWaveMaxFill and wgmma_inloop_split_time estimates the wave split at most
-// kInloopWaveGain of the split by 1024's time: few tiles whose split by 1024 leaves a wave
-// part-empty (3000 x 128 x 12000: 24 tiles x 12 slices, 288 teams in 3 waves of 132, against 5
-// slices of 2432 in one wave, estimate 0.73; 100 x 100 x 300000: 293 teams in 3 waves against 131
-// in one, 0.70). The fill bound keeps the split by 1024 where it was measured to fill its waves
-// (5000 x 128 x 20000, 800 teams, 0.87: 98.0% of cuBLAS SGEMM; 8192 x 128 x 8192, 0.97: 95.5%);
-// the gain's margin: the estimate leaves out the partials' traffic. Both follow the other wave
-// splits' bounds (kBigMaxRaggedFill, kSplitWaveGain); measured (one H200, 2026-11-27,
-// docs/performance.md "Tensor cores, fifteenth round"), % of cuBLAS SGEMM, the wave split against
-// the split by 1024: 3000 x 128 x 12000 93.3 / 80.6, 100 x 100 x 300000 105.3 / 82.1, 400 x 128 x
-// 50000 103.9 / 81.2; where the bound kept the split by 1024, 5000 x 128 x 20000 99.3 / 99.5.
-constexpr double kInloopWaveMaxFill = 0.8;
-constexpr double kInloopWaveGain = 0.9;
+// (wgmma_inplace_wsplit, splitk_wave_slices: its estimate is never above the split by 1024's) where
+// that splits K at all, else by 1024. The fourteenth and fifteenth rounds took the wave split only
+// where the split by 1024 left its waves under 0.8 full; measured since, the wave split ran at or
+// above the split by 1024 on every shape where both ran, full waves included (% of cuBLAS SGEMM,
+// wave split against the split by 1024: one H200, fifteenth round, 3000 x 128 x 12000 93.3 / 80.6,
+// 100 x 100 x 300000 105.3 / 82.1, 5000 x 128 x 20000 99.3 / 99.5, 8192 x 128 x 8192 95.8 / 91.9;
+// one H100, sixteenth round, 256 x 256 x 262144 91.6 / 84.2 (1024 teams, 0.97 full, against 132 in
+// one wave: each team's fixed cost eight times over), 300 x 300 x 100000 89.7 / 83.6, 256 x 1024 x
+// 16384 95.5 / 92.7, 400 x 800 x 20000 92.3 / 80.5, 200 x 3000 x 5000 92.8 / 93.4, 450 x 6000 x
+// 2048 109.8 / 109.9; docs/performance.md "Tensor cores, sixteenth round").
 // Where C is one column of tiles (N <= 128) and the split by 1024 in the loop is estimated slower
 // than kWgmmaInloopOneColumnGain of the pre-split tile, the in-loop wave split is still taken where
 // its own estimate is at most kSplitWaveGain of the pre-split tile's (fifteenth round, one H200,
@@ -306,15 +302,12 @@ constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
 std::string waves_split_text(int slices) { return "K split into " + std::to_string(slices) + " slices filling the waves"; }
 
-/// Which in-loop split tile the rule takes (the comment above): wgmma_splitk_inplace (*split = "K
-/// split by 1024") or wgmma_inplace_wsplit ("K split into S slices filling the waves").
+/// Which in-loop split tile the rule takes (the comment above): wgmma_inplace_wsplit (*split = "K
+/// split into S slices filling the waves") where its split makes slices, else wgmma_splitk_inplace
+/// ("K split by 1024").
 GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split) {
-  namespace rt = rule_tiles;
-  const RuleSplit fixed = rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms);
-  const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
-  if (slices > 1 && wave_fill(tiles_of(rt::kFloatWgmmaSplitK, m, n) * fixed.slices, sms) < kInloopWaveMaxFill &&
-      wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <=
-          kInloopWaveGain * wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms)) {
+  const int slices = rule_split(rule_tiles::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+  if (slices > 1) {
     *split = waves_split_text(slices);
     return GpuRuleChoice::wgmma_inplace_wsplit;
   }
@@ -386,23 +379,31 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
   using C = GpuRuleChoice;
   if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
   if (!inplace_ok) return C::none;
-  const RuleTile& big = rule_tiles::kFloatWgmma;
-  const RuleTile& split = rule_tiles::kFloatWgmmaSplitK;
+  namespace rt = rule_tiles;
+  const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
-  const int slices = splitk_slices(m, n, k, split.split_kc, sizeof(float));
-  if (slices <= 1 || use_of(big, tiles, m, n) < kWgmmaSplitMinUse) return C::none;
-  const long teams = tiles * slices;
-  const double t_split = split_wave_time(split, m, n, k, 1, sms, sizeof(float)) +
-                         splitk_reduce_time(m, n, slices, sms, sizeof(float));
-  if (waves_of(teams, sms) >= 2 && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
-      t_split <= kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float))) {
-    std::string split;
-    const C c = inloop_split(m, n, k, sms, &split);
-    const char* tail =
-        c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
-    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
-  }
-  return C::none;
+  if (splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) <= 1 ||
+      use_of(big, tiles, m, n) < kWgmmaSplitMinUse)
+    return C::none;
+  // A split whose teams fill their waves (at least min_waves) to kWgmmaSplitMinFill, estimated at
+  // most kSplitWaveGain of the unsplit tile's time.
+  const auto fills = [&](const RuleTile& t, long min_waves) {
+    const int slices = rule_split(t, m, n, k, sizeof(float), sms).slices;
+    const long teams = tiles * slices;
+    return slices > 1 && waves_of(teams, sms) >= min_waves && wave_fill(teams, sms) >= kWgmmaSplitMinFill &&
+           split_wave_time(t, m, n, k, 1, sms, sizeof(float)) + splitk_reduce_time(m, n, slices, sms, sizeof(float)) <=
+               kSplitWaveGain * split_wave_time(big, m, n, k, 1, sms, sizeof(float));
+  };
+  // The split by 1024 in two waves or more (513 x 1025 x 2049 above), or the wave split in one or more:
+  // 200 x 1000 x 8192 (16 tiles x 8 slices, 0.97 of 132 SMs) ran at 96.8% of cuBLAS SGEMM against the
+  // SIMT rule's 77.2, 128 x 4096 x 4096 (32 x 4) 93.8 against 81.5, 100 x 2000 x 10000 (16 x 8) 93.2
+  // against 79.1 (one H100, sixteenth round), where the split by 1024 made 128-160 teams: one wave,
+  // or two under 0.7 full.
+  if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
+  std::string split;
+  const C c = inloop_split(m, n, k, sms, &split);
+  const char* tail = c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
+  return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
 }
 
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,

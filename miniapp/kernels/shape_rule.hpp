@@ -191,20 +191,17 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// N <= 128, one column of tiles: there the pre-split tile's reads of A's
 /// two parts weigh most per flop; there also the in-loop wave split where
 /// its estimate is at most 0.8 of that time); else the SIMT steps. The in-loop split
-/// tile is split by 1024 (wgmma_splitk_inplace), or into the slices that
-/// fill its waves (wgmma_inplace_wsplit) where the split by 1024's teams
-/// fill their waves to less than 0.8 and wgmma_inloop_split_time estimates
-/// the wave split at most 0.9 of the split by 1024 (few tiles, whose split
-/// by 1024 leaves a wave part-empty).
+/// tile splits K into the slices that fill its waves (wgmma_inplace_wsplit)
+/// wherever that split makes slices (its workspace within kSplitKMaxBytes),
+/// else by 1024 (wgmma_splitk_inplace).
 /// Below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
-/// (operand_aligned_or_copied), split tile only (by 1024 or into the waves'
-/// slices, as above): the 128x128 tile split by
-/// 1024 when K splits, M*N fills at least kWgmmaSplitMinUse of its tiles,
-/// the split's teams fill their waves (at least two) to at least
-/// kWgmmaSplitMinFill, and split_wave_time (with splitk_reduce_time)
-/// estimates the split at most kSplitWaveGain of the unsplit tile's time;
-/// else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
+/// (operand_aligned_or_copied), split tile only (as above): when K > 1024,
+/// M*N fills at least kWgmmaSplitMinUse of the 128x128 tiles, and either
+/// the split by 1024's teams fill at least two waves or the wave split's
+/// at least one, to at least kWgmmaSplitMinFill, that split estimated by
+/// split_wave_time (with splitk_reduce_time) at most kSplitWaveGain of the
+/// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
 /// in docs/performance.md ("Tensor cores", eighth to tenth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
