@@ -398,7 +398,8 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
   // 200 x 1000 x 8192 (16 tiles x 8 slices, 0.97 of 132 SMs) ran at 96.8% of cuBLAS SGEMM against the
   // SIMT rule's 77.2, 128 x 4096 x 4096 (32 x 4) 93.8 against 81.5, 100 x 2000 x 10000 (16 x 8) 93.2
   // against 79.1 (one H100, sixteenth round), where the split by 1024 made 128-160 teams: one wave,
-  // or two under 0.7 full.
+  // or two under 0.7 full. On one H200 (same round, 24 shapes the SIMT tiles took before) 23 gained,
+  // by up to 43 points; 100 x 6000 x 1025 lost (69.2 -> 64.8: 2 slices of 513 on 47 tiles).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);

@@ -202,7 +202,7 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// at least one, to at least kWgmmaSplitMinFill, that split estimated by
 /// split_wave_time (with splitk_reduce_time) at most kSplitWaveGain of the
 /// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
-/// in docs/performance.md ("Tensor cores", eighth to tenth rounds).
+/// in docs/performance.md ("Tensor cores", eighth to tenth and sixteenth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
 
