@@ -351,16 +351,18 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
     return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + ", operands split in the K loop (the pass would cost more)",
                  why);
   };
-  if (inplace_ok && rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
-      wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms) <= inloop_gain * t_best) {
+  // The in-loop tile where its split by 1024 is estimated within inloop_gain of the pre-split tile, or
+  // (one column) its wave split within kInloopWavesOverPresplitGain; inloop_split picks the split.
+  const bool by_1024_wins = rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
+                            wgmma_inloop_split_time(rt::kFloatWgmmaSplitK, m, n, k, sms) <= inloop_gain * t_best;
+  const bool waves_win =
+      one_column && rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices > 1 &&
+      wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <= kInloopWavesOverPresplitGain * t_best;
+  if (inplace_ok && (by_1024_wins || waves_win)) {
     std::string split;
     const C c = inloop_split(m, n, k, sms, &split);
     return inloop(c, split);
   }
-  const int wave_slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
-  if (inplace_ok && one_column && wave_slices > 1 &&
-      wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <= kInloopWavesOverPresplitGain * t_best)
-    return inloop(C::wgmma_inplace_wsplit, waves_split_text(wave_slices));
   if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
   const std::string split =
       best.tile->waves ? waves_split_text(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices)
