@@ -359,6 +359,8 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 1000, 1000, 8192) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
       CHECK(tag(float(0), 1000, 1000, 1000) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk512");
       CHECK(tag(float(0), 777, 1234, 4321) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 splitk1024");
+      // Under M 512 where the in-loop split is estimated at least 0.92 of the pre-split tile's time.
+      CHECK(tag(float(0), 400, 4096, 4096) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8");
       // The in-loop split tile: K split into the slices that fill its waves (one tile x 131 slices; 40
       // tiles x 2 or more on any device of more than 40 SMs), by 1024 where the wave split's workspace
       // would pass kSplitKMaxBytes (24 tiles of K 262144).

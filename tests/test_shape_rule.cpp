@@ -513,10 +513,23 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
   CHECK(rule(false, 3072, 3072, 3072, true) == C::wgmma_big);
-  // M under 512 or N under 128: the split tile splitting in its K loop (aligned operands only).
-  CHECK(rule(false, 200, 3000, 5000, true, &why) == C::wgmma_inplace_wsplit);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split in "
-               "the K loop");
+  // M under 512 (N >= 128, K > 1024): the pre-split tile where the in-loop split's estimate is at least
+  // 0.92 of its (seventeenth round, one H100, % of cuBLAS SGEMM, pre-split / in-loop: 200 x 3000 x 5000
+  // 96.9 / 92.8, estimate 0.97; 400 x 4096 x 4096 131.3 / 97.3, 1.15; 450 x 450 x 50000 112.8 / 98.9,
+  // 0.94; 300 x 2000 x 1025 95.8 / 67.5, 1.20), any alignment (the pass reads elements); K <= 1024 and
+  // estimates under 0.92 keep the step below (200 x 1000 x 8192 93.0 / 96.8, 0.89).
+  CHECK(rule(false, 200, 3000, 5000, true, &why) == C::wgmma_splitk);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once: K split by 1024 (M < 512: the pass "
+               "pays, by the estimates)");
+  CHECK(rule(false, 400, 4096, 4096, true, &why) == C::wgmma_big);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (M < 512: the pass pays, by the "
+               "estimates)");
+  CHECK(rule(false, 450, 450, 50000, true) == C::wgmma_wsplit);
+  CHECK(rule(false, 300, 2000, 1025, true) == C::wgmma_splitk);
+  CHECK(rule(false, 301, 2001, 1025, true) == C::wgmma_splitk);  // odd M, N, K: the pass reads any alignment
+  CHECK(rule(false, 400, 4096, 1024, true) != C::wgmma_big);     // K <= 1024: not this step
+  CHECK(rule(false, 400, 4096, 4096, false) != C::wgmma_big);
+  // M under 512 or N under 128, otherwise: the split tile splitting in its K loop (aligned operands only).
   CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why.find("operands split once") == std::string::npos);
   CHECK(why.find("K split into 131 slices filling the waves, operands split in the K loop") != std::string::npos);

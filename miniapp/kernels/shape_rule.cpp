@@ -298,6 +298,18 @@ namespace {
 // 8192, the rule's pre-split wave split before, 92.4% of cuBLAS SGEMM against 81.5, estimate
 // 0.74, where the split by 1024's was 2.04).
 constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
+// Under M 512 (N >= 128), the pre-split tile (presplit_best) where the in-loop wave split's
+// estimate is at least kThinPresplitInloopRatio of its own: there the estimates put the in-loop tile
+// 0.05-0.2 too fast against the measured ratio (the pass's cost counted in full), and the measured
+// ratio crosses 1 where the estimate's is 0.89-0.94 (seventeenth round, one H100, 2026-11-27, 27
+// shapes, M 100-480, N 256-8192, K 1025-262144, the pre-split and in-loop wave splits forced, %
+// of cuBLAS SGEMM, pre-split / in-loop (estimated in-loop / pre-split time): 400 x 4096 x 4096
+// 131.3 / 97.3 (1.15), 300 x 2000 x 1025 95.8 / 67.5 (1.20), 450 x 450 x 50000 112.8 / 98.9
+// (0.94), 320 x 640 x 30000 87.4 / 84.1 (0.94), 200 x 3000 x 5000 96.3 / 92.8 (0.97); the in-loop
+// split ahead at 200 x 1000 x 8192 93.0 / 96.8 (0.89), 256 x 1024 x 16384 90.2 / 95.5 (0.86), 300 x
+// 300 x 100000 84.0 / 89.7 (0.82), 128 x 4096 x 4096 66.8 / 93.8 (0.69); misplaced by the ratio
+// only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 / 97.6 (0.89)).
+constexpr double kThinPresplitInloopRatio = 0.92;
 
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
 std::string waves_split_text(int slices) { return "K split into " + std::to_string(slices) + " slices filling the waves"; }
@@ -315,42 +327,62 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
   return GpuRuleChoice::wgmma_splitk_inplace;
 }
 
-/// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN): of the
-/// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
-/// (kFloatWgmmaWaves), the least wgmma_presplit_time (a split only
-/// at most kSplitWaveGain of the whole tile's: what the estimate leaves out), where K >=
-/// kWgmmaPresplitMinK and the efficiency is at least kWgmmaMinEfficiency; else none. The in-loop
-/// split tile instead (split by 1024 or inloop_split's wave split) where `inplace_ok` and
-/// wgmma_inloop_split_time of the split by 1024 is at most kSplitWaveGain of that least estimate
-/// (kWgmmaInloopOneColumnGain where N <= 128: one column of tiles); where N <= 128, the in-loop wave
-/// split where its own estimate is at most kInloopWavesOverPresplitGain of it.
+/// The pre-split tile of least wgmma_presplit_time (`*t_best`): of the 128x128 tile whole, split by
+/// 512, 1024 and 2048 and split into the slices that fill its waves (kFloatWgmmaWaves), a split only
+/// at most kSplitWaveGain of the whole tile's estimate (what the estimate leaves out).
+struct PresplitFit {
+  const RuleTile* tile;
+  GpuRuleChoice choice;
+  double time;
+};
+PresplitFit presplit_best(long m, long n, long k, long sms) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  const PresplitFit splits[] = {{&rt::kFloatWgmmaSplitK512, C::wgmma_splitk512, 0.0},
+                                {&rt::kFloatWgmmaSplitK, C::wgmma_splitk, 0.0},
+                                {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048, 0.0},
+                                {&rt::kFloatWgmmaWaves, C::wgmma_wsplit, 0.0}};
+  const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms);
+  PresplitFit best{&rt::kFloatWgmma, C::wgmma_big, t_whole};
+  for (const PresplitFit& f : splits) {
+    if (rule_split(*f.tile, m, n, k, sizeof(float), sms).slices <= 1) continue;
+    const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
+    if (t <= kSplitWaveGain * t_whole && t < best.time) best = {f.tile, f.choice, t};
+  }
+  return best;
+}
+
+/// Whether the pre-split tile `best` may run at all: K >= kWgmmaPresplitMinK and an efficiency
+/// (m n k / (sms x its estimate)) of at least kWgmmaMinEfficiency.
+bool presplit_allowed(const PresplitFit& best, long m, long n, long k, long sms) {
+  return k >= kWgmmaPresplitMinK && double(m) * double(n) * double(k) >= kWgmmaMinEfficiency * double(sms) * best.time;
+}
+
+/// The rule's choice and selection text for the pre-split tile `best` (`tail` appended to the text).
+GpuRuleChoice presplit_chose(const PresplitFit& best, long m, long n, long k, long sms, const std::string& tail,
+                             std::string* why) {
+  if (best.choice == GpuRuleChoice::wgmma_big)
+    return chose(best.choice, "3xTF32 on wgmma, 128x128 tiles, operands split once" + tail, why);
+  const std::string split =
+      best.tile->waves ? waves_split_text(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices)
+                       : "K split by " + std::to_string(best.tile->split_kc);
+  return chose(best.choice, "3xTF32 on wgmma, 128x128 tiles, operands split once: " + split + tail, why);
+}
+
+/// The pre-split step of wgmma_choice (M >= kWgmmaPresplitMinM, N >= kWgmmaPresplitMinN):
+/// presplit_best's tile where presplit_allowed, else none. The in-loop split tile instead (split by
+/// 1024 or inloop_split's wave split) where `inplace_ok` and wgmma_inloop_split_time of the split by
+/// 1024 is at most kSplitWaveGain of the pre-split estimate (kWgmmaInloopOneColumnGain where N <= 128:
+/// one column of tiles); where N <= 128, the in-loop wave split where its own estimate is at most
+/// kInloopWavesOverPresplitGain of it.
 GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
-  if (k < kWgmmaPresplitMinK) return C::none;
-  struct Fit {
-    const RuleTile* tile;
-    GpuRuleChoice choice;
-  };
-  const Fit splits[] = {{&rt::kFloatWgmmaSplitK512, C::wgmma_splitk512},
-                        {&rt::kFloatWgmmaSplitK, C::wgmma_splitk},
-                        {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048},
-                        {&rt::kFloatWgmmaWaves, C::wgmma_wsplit}};
-  const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms);
-  Fit best{&rt::kFloatWgmma, C::wgmma_big};
-  double t_best = t_whole;
-  for (const Fit& f : splits) {
-    if (rule_split(*f.tile, m, n, k, sizeof(float), sms).slices <= 1) continue;
-    const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
-    if (t <= kSplitWaveGain * t_whole && t < t_best) best = f, t_best = t;
-  }
-  if (double(m) * double(n) * double(k) < kWgmmaMinEfficiency * double(sms) * t_best) return C::none;
+  const PresplitFit best = presplit_best(m, n, k, sms);
+  if (!presplit_allowed(best, m, n, k, sms)) return C::none;
+  const double t_best = best.time;
   const bool one_column = n <= rt::kFloatWgmma.bn;
   const double inloop_gain = one_column ? kWgmmaInloopOneColumnGain : kSplitWaveGain;
-  const auto inloop = [&](C c, const std::string& split) {
-    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + ", operands split in the K loop (the pass would cost more)",
-                 why);
-  };
   // The in-loop tile where its split by 1024 is estimated within inloop_gain of the pre-split tile, or
   // (one column) its wave split within kInloopWavesOverPresplitGain; inloop_split picks the split.
   const bool by_1024_wins = rule_split(rt::kFloatWgmmaSplitK, m, n, k, sizeof(float), sms).slices > 1 &&
@@ -361,27 +393,33 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
   if (inplace_ok && (by_1024_wins || waves_win)) {
     std::string split;
     const C c = inloop_split(m, n, k, sms, &split);
-    return inloop(c, split);
+    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + ", operands split in the K loop (the pass would cost more)",
+                 why);
   }
-  if (best.choice == C::wgmma_big) return chose(C::wgmma_big, "3xTF32 on wgmma, 128x128 tiles, operands split once", why);
-  const std::string split =
-      best.tile->waves ? waves_split_text(rule_split(*best.tile, m, n, k, sizeof(float), sms).slices)
-                       : "K split by " + std::to_string(best.tile->split_kc);
-  return chose(best.choice, "3xTF32 on wgmma, 128x128 tiles, operands split once: " + split + ", the least estimated time",
-               why);
+  return presplit_chose(best, m, n, k, sms, best.choice == C::wgmma_big ? "" : ", the least estimated time", why);
 }
 
 }  // namespace
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
-/// 128, else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit)
-/// or none; `inplace_ok`: the operands are aligned or copied, as
+/// 128; where M < 512 and N >= 128, presplit_best's tile where presplit_allowed and the in-loop wave
+/// split's estimate is at least kThinPresplitInloopRatio of its; else the in-loop split tile
+/// (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or none; `inplace_ok`: the operands are aligned or copied, as
 /// the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
-  if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
-  if (!inplace_ok) return C::none;
   namespace rt = rule_tiles;
+  if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
+  if (n >= kWgmmaPresplitMinN && k > rt::kFloatWgmmaSplitK.split_kc) {
+    const PresplitFit best = presplit_best(m, n, k, sms);
+    std::string split;
+    const RuleTile& inloop =
+        inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
+    if (presplit_allowed(best, m, n, k, sms) &&
+        wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
+      return presplit_chose(best, m, n, k, sms, " (M < 512: the pass pays, by the estimates)", why);
+  }
+  if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
   if (splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) <= 1 ||

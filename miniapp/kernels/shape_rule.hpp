@@ -194,7 +194,10 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// tile splits K into the slices that fill its waves (wgmma_inplace_wsplit)
 /// wherever that split makes slices (its workspace within kSplitKMaxBytes),
 /// else by 1024 (wgmma_splitk_inplace).
-/// Below those M and N, splitting
+/// Below M 512 (N >= 128, K > 1024), the pre-split tile of least estimate
+/// (as above, K >= 128 and efficiency >= 0.2) where the in-loop split the
+/// step below would take is estimated at least kThinPresplitInloopRatio
+/// (0.92) of its time. Else, below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only (as above): when K > 1024,
 /// M*N fills at least kWgmmaSplitMinUse of the 128x128 tiles, and either
