@@ -255,6 +255,16 @@ constexpr double kWgmmaInloopOneColumnGain = 0.95;
 // (512 x 256 x 2048, 8 slices filling the waves): 123.5 against 82.3 (eleventh round).
 constexpr long kWgmmaPresplitMinK = 128;
 constexpr double kWgmmaMinEfficiency = 0.2;
+// How much faster a split of the pre-split tile must be estimated than the whole tile: 0.9, not
+// kSplitWaveGain's 0.8 (seventeenth round, one H100, 2026-11-27, two runs of 14 shapes whose best
+// split was estimated 0.81-0.90 of the whole tile, 72-320 tiles on 132 SMs, % of cuBLAS SGEMM,
+// whole / that split: 1000 x 3000 x 8192 128.8 / 150.4 (waves, 0.81), 1500 x 3000 x 100000 140.7 /
+// 164.9 (by 2048, 0.82), 300 x 3000 x 3000 87.9 / 98.4 (by 1024, 0.82), 480 x 3000 x 20000 117.3 /
+// 137.1 (waves, 0.84), 640 x 8192 x 8192 122.3 / 131.6 (waves, 0.89), 300 x 4096 x 4096 98.8 /
+// 102.8 (by 1024, 0.90); 13 of 14 gain 4-24 points in two runs, 2000 x 1500 x 2048 ties, 150.9 / 148.5 (by
+// 1024, 0.87)). Where every split is estimated above 0.9 the tile stays whole (3072^3: by 2048 at
+// 0.97).
+constexpr double kWgmmaSplitGain = 0.9;
 
 double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) {
   constexpr long kTileK = 32;  // the wgmma tile's K tile: the pass pads K to it, a slice takes whole ones
@@ -329,7 +339,7 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
 
 /// The pre-split tile of least wgmma_presplit_time (`*t_best`): of the 128x128 tile whole, split by
 /// 512, 1024 and 2048 and split into the slices that fill its waves (kFloatWgmmaWaves), a split only
-/// at most kSplitWaveGain of the whole tile's estimate (what the estimate leaves out).
+/// at most kWgmmaSplitGain of the whole tile's estimate (what the estimate leaves out).
 struct PresplitFit {
   const RuleTile* tile;
   GpuRuleChoice choice;
@@ -347,7 +357,7 @@ PresplitFit presplit_best(long m, long n, long k, long sms) {
   for (const PresplitFit& f : splits) {
     if (rule_split(*f.tile, m, n, k, sizeof(float), sms).slices <= 1) continue;
     const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
-    if (t <= kSplitWaveGain * t_whole && t < best.time) best = {f.tile, f.choice, t};
+    if (t <= kWgmmaSplitGain * t_whole && t < best.time) best = {f.tile, f.choice, t};
   }
   return best;
 }

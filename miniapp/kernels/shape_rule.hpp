@@ -184,7 +184,7 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// of the 128x128 tile whole, split by 512, 1024 and 2048 and split into
 /// the slices that fill its waves (wgmma_wsplit), the one of
 /// least wgmma_presplit_time (a split only where its estimate is at most
-/// kSplitWaveGain of the whole tile's), when K >= 128 and m n k / (sms x
+/// kWgmmaSplitGain, 0.9, of the whole tile's), when K >= 128 and m n k / (sms x
 /// that time) >= 0.2, but the in-loop split tile below where the operands
 /// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
 /// time (the pass over a large A or B would cost more; 0.95 of it where
