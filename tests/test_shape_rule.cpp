@@ -513,6 +513,13 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // Many tiles: unsplit, though a split would fill its waves better (3072^3: 576 tiles in 5 waves;
   // split by 2048, 1152 teams in 9, estimated 0.97 of the whole tile's time, not 0.8).
   CHECK(rule(false, 3072, 3072, 3072, true) == C::wgmma_big);
+  // Few tiles in a partial wave: a split estimated at most 0.9 of the whole tile (kWgmmaSplitGain;
+  // seventeenth round, one H100, % of cuBLAS SGEMM, whole against the split: 1000 x 3000 x 8192, 192
+  // tiles, 128.8 / 150.4 in waves at 0.81; 1500 x 3000 x 100000 140.7 / 164.9 by 2048 at 0.82; 640 x
+  // 8192 x 8192 122.3 / 131.6 in waves at 0.89).
+  CHECK(rule(false, 1000, 3000, 8192, true) == C::wgmma_wsplit);
+  CHECK(rule(false, 1500, 3000, 100000, true) == C::wgmma_splitk2048);
+  CHECK(rule(false, 640, 8192, 8192, true) == C::wgmma_wsplit);
   // M under 512 (N >= 128, K > 1024): the pre-split tile where the in-loop split's estimate is at least
   // 0.92 of its (seventeenth round, one H100, % of cuBLAS SGEMM, pre-split / in-loop: 200 x 3000 x 5000
   // 96.9 / 92.8, estimate 0.97; 400 x 4096 x 4096 131.3 / 97.3, 1.15; 450 x 450 x 50000 112.8 / 98.9,

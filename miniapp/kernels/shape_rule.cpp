@@ -308,17 +308,18 @@ namespace {
 // 8192, the rule's pre-split wave split before, 92.4% of cuBLAS SGEMM against 81.5, estimate
 // 0.74, where the split by 1024's was 2.04).
 constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
-// Under M 512 (N >= 128), the pre-split tile (presplit_best) where the in-loop wave split's
-// estimate is at least kThinPresplitInloopRatio of its own: there the estimates put the in-loop tile
-// 0.05-0.2 too fast against the measured ratio (the pass's cost counted in full), and the measured
-// ratio crosses 1 where the estimate's is 0.89-0.94 (seventeenth round, one H100, 2026-11-27, 27
-// shapes, M 100-480, N 256-8192, K 1025-262144, the pre-split and in-loop wave splits forced, %
-// of cuBLAS SGEMM, pre-split / in-loop (estimated in-loop / pre-split time): 400 x 4096 x 4096
-// 131.3 / 97.3 (1.15), 300 x 2000 x 1025 95.8 / 67.5 (1.20), 450 x 450 x 50000 112.8 / 98.9
-// (0.94), 320 x 640 x 30000 87.4 / 84.1 (0.94), 200 x 3000 x 5000 96.3 / 92.8 (0.97); the in-loop
-// split ahead at 200 x 1000 x 8192 93.0 / 96.8 (0.89), 256 x 1024 x 16384 90.2 / 95.5 (0.86), 300 x
-// 300 x 100000 84.0 / 89.7 (0.82), 128 x 4096 x 4096 66.8 / 93.8 (0.69); misplaced by the ratio
-// only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 / 97.6 (0.89)).
+// Under M 512 (N >= 128, K > 1024), the pre-split tile (presplit_best) where the estimate of the
+// in-loop split (inloop_split's) is at least kThinPresplitInloopRatio of its own: there the
+// estimates put the in-loop tile 0.05-0.2 too fast against the measured ratio (the pass's cost
+// counted in full), and the measured ratio crosses 1 where the estimate's is 0.89-0.94 (seventeenth
+// round, one H100, 2026-11-27, 27 shapes, M 100-480, N 256-8192, K 1025-262144, the pre-split and
+// in-loop wave splits forced, % of cuBLAS SGEMM, pre-split / in-loop (estimated in-loop / pre-split
+// time): 400 x 4096 x 4096 131.3 / 97.3 (1.15), 300 x 2000 x 1025 95.8 / 67.5 (1.20), 450 x 450 x
+// 50000 112.8 / 98.9 (0.94), 320 x 640 x 30000 87.4 / 84.1 (0.94), 200 x 3000 x 5000 96.3 / 92.8
+// (0.97); the in-loop split ahead at 200 x 1000 x 8192 93.0 / 96.8 (0.89), 256 x 1024 x 16384 90.2
+// / 95.5 (0.86), 300 x 300 x 100000 84.0 / 89.7 (0.82), 128 x 4096 x 4096 66.8 / 93.8 (0.69);
+// misplaced by the ratio only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 /
+// 97.6 (0.89)).
 constexpr double kThinPresplitInloopRatio = 0.92;
 
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
@@ -337,9 +338,10 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
   return GpuRuleChoice::wgmma_splitk_inplace;
 }
 
-/// The pre-split tile of least wgmma_presplit_time (`*t_best`): of the 128x128 tile whole, split by
-/// 512, 1024 and 2048 and split into the slices that fill its waves (kFloatWgmmaWaves), a split only
-/// at most kWgmmaSplitGain of the whole tile's estimate (what the estimate leaves out).
+/// The pre-split tile of least wgmma_presplit_time (its tile, rule choice and estimate): of the
+/// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
+/// (kFloatWgmmaWaves), a split only at most kWgmmaSplitGain of the whole tile's estimate (what the
+/// estimate leaves out).
 struct PresplitFit {
   const RuleTile* tile;
   GpuRuleChoice choice;
@@ -412,10 +414,10 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 }  // namespace
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
-/// 128; where M < 512 and N >= 128, presplit_best's tile where presplit_allowed and the in-loop wave
-/// split's estimate is at least kThinPresplitInloopRatio of its; else the in-loop split tile
-/// (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or none; `inplace_ok`: the operands are aligned or copied, as
-/// the in-place split tile needs.
+/// 128; where M < 512, N >= 128 and K > 1024, presplit_best's tile where presplit_allowed and the
+/// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its;
+/// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
+/// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
@@ -423,8 +425,8 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
   if (n >= kWgmmaPresplitMinN && k > rt::kFloatWgmmaSplitK.split_kc) {
     const PresplitFit best = presplit_best(m, n, k, sms);
     std::string split;
-    const RuleTile& inloop =
-        inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
+    const bool waves = inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit;
+    const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
       return presplit_chose(best, m, n, k, sms, " (M < 512: the pass pays, by the estimates)", why);
