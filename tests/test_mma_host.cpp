@@ -388,6 +388,12 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<96, 32, 8, 48, 32, 0, 1024, 0, 2, 4, true>, double>(long_k_cases);
   check_mma_kernel<GpuMmaTile<48, 64, 8, 48, 32, 0, 1024, 0, 2, 4, true>, double>(long_k_cases);
   check_mma_kernel<GpuMmaTile<96, 32, 8, 48, 32, 0, 0, 2, 2, 4, true>, double>();
+  // double, warp-specialized (warp/ws_pipeline.hpp): one warp that multiplies and one producer
+  // warp that copies (on the host, async_mainloop's schedule with the same roles): m16n8k4 with 3
+  // stages; m16n8k8 with 4 stages, swizzle, split by 32; m16n8k16 with 2 stages.
+  check_mma_kernel<GpuMmaTile<16, 16, 8, 16, 16, 0, 0, 0, 1, 3, true, false, 1>, double>();
+  check_mma_kernel<GpuMmaTile<32, 16, 16, 32, 16, 0, 32, 2, 2, 4, true, false, 1>, double>();
+  check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 32, 0, 0, 0, 3, 2, true, false, 1>, double>();
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.

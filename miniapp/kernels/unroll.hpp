@@ -16,3 +16,11 @@
 #else
 #define MMAPP_UNROLL
 #endif
+
+/// A loop kept rolled by the CUDA device compiler (code size and registers
+/// over speed: e.g. a producer warp's copies with few registers).
+#if defined(__CUDA_ARCH__)
+#define MMAPP_NO_UNROLL _Pragma("unroll 1")
+#else
+#define MMAPP_NO_UNROLL
+#endif

@@ -204,6 +204,17 @@ using DoubleMma16Cp4Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 4, tr
 /// 256x64x16 in eight warps of 64x32 (one team per SM; 0.156 bytes of L2 traffic per
 /// multiply-add): 216 registers, no spill (fifteenth round, not yet measured): ladder only.
 using DoubleMma16Cp3Tall8w = GpuMmaTile<256, 64, 16, 64, 32, 1, 0, 8, 1, 3, true>;
+/// Warp-specialized forms (tiled_gpu_mma.hpp, Producers; warp/ws_pipeline.hpp): a producer
+/// warpgroup copies the K tiles, the MMA warps wait on each stage's mbarrier instead of a team
+/// barrier per K tile, and setmaxnreg gives the producers' registers to them (40 left). The rule's
+/// 128x64x16 tile (two teams per SM; consumers 216 registers) on m16n8k4 and m16n8k8, and the
+/// 128x128x16 tile in eight warps of 64x32 (one team per SM, 2/3 of 128x64's L2 bytes per
+/// multiply-add, which the team barrier cost it in the tenth round; consumers 232) with 3 and 4
+/// stages (eighteenth round).
+using DoubleMma16Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true, false, 4>;
+using DoubleMma16k8Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true, false, 4>;
+using DoubleMma16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
+using DoubleMma16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true, false, 4>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -629,6 +640,11 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4WideDeep, Space, T>());
     }
+    // Warp-specialized (eighteenth round).
+    v.push_back(mma_variant<DoubleMma16Cp3DeepWs, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3DeepWs, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp3WideDeepWs, Space, T>());
+    v.push_back(mma_variant<DoubleMma16Cp4WideDeepWs, Space, T>());
     if constexpr (kLadderVariants) {  // one team per SM: sixteen warps of 32x32, eight of 64x32 (fifteenth round)
       v.push_back(mma_variant<DoubleMma16Cp3Wide16w, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4Wide16w, Space, T>());

@@ -74,6 +74,7 @@
 #include "kernels/gpu/warp/params.hpp"
 #include "kernels/gpu/warp/swizzle.hpp"
 #include "kernels/gpu/warp/tile.hpp"
+#include "kernels/gpu/warp/ws_pipeline.hpp"
 #include "kernels/unroll.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/types.hpp"
@@ -101,11 +102,14 @@ namespace mmapp {
 /// pipeline"): global -> scratch by cp.async, Stages 2, 3 or 4, one
 /// barrier per K tile. KPerm: the K permutation inside a K tile (KPermK,
 /// file comment "K permutation"; off by default): each lane's A fragments
-/// of a K tile contiguous in its scratch row, read by 16-byte loads. 16-byte
-/// global loads where aligned. The members GlobalTileLoader reads (BM, BN,
-/// BK, team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
+/// of a K tile contiguous in its scratch row, read by 16-byte loads.
+/// Producers: with Async, warps added to the team that only copy K tiles
+/// (warp/ws_pipeline.hpp: mbarriers per stage, no team barrier in the K
+/// loop); 0: every thread copies (async_mainloop). 16-byte global loads
+/// where aligned. The members GlobalTileLoader reads (BM, BN, BK,
+/// team_size, vec, frag_pipe, stages) have the meaning of GpuTile's.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocks_, int SplitKc_ = 0, int Swizzle_ = 8,
-          int Shape_ = 0, int Stages_ = 2, bool Async_ = false, bool KPerm_ = false>
+          int Shape_ = 0, int Stages_ = 2, bool Async_ = false, bool KPerm_ = false, int Producers_ = 0>
 struct GpuMmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   /// The instruction: 0 = m8n8k4 f64 (double) or m16n8k8 tf32 (float, 3xTF32);
@@ -126,8 +130,21 @@ struct GpuMmaTile {
   static constexpr int split_kc = SplitKc_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   static constexpr bool warp_tiled = true;
-  static constexpr int warps = (BM / WM) * (BN / WN);
-  static constexpr int team_size = 32 * warps;
+  static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
+  static constexpr int producers = Producers_;         ///< copy-only warps (warp/ws_pipeline.hpp)
+  static_assert(Producers_ == 0 || (Async_ && Producers_ > 0), "producer warps: the cp.async pipeline only");
+  static constexpr int consumer_threads = 32 * warps, producer_threads = 32 * Producers_;
+  static constexpr int team_size = consumer_threads + producer_threads;
+  /// Registers per thread after `setmaxnreg` (warp/ws_pipeline.hpp; sm_90a) where the producers are
+  /// one warpgroup and the consumers whole warpgroups: the producers keep 40, the consumers share
+  /// the rest of the team's part of the register file (65536 / MinBlocks), in steps of 8, at most
+  /// 248 (the instruction's range: 24-256). 0: no setmaxnreg (the launch bounds' share for all).
+  static constexpr int producer_regs = Producers_ == 4 && warps % 4 == 0 ? 24 : 0;
+  static constexpr int consumer_regs_of() {
+    const int r = (65536 / (MinBlocks_ > 0 ? MinBlocks_ : 1) - 128 * producer_regs) / (32 * warps) / 8 * 8;
+    return r > 248 ? 248 : r;
+  }
+  static constexpr int consumer_regs = producer_regs > 0 ? consumer_regs_of() : 0;
 };
 
 namespace detail {
@@ -342,7 +359,10 @@ struct MmaScratch {
   static constexpr int parts = std::is_same_v<T, float> ? 2 : 1;           ///< 3xTF32: big and small parts
   static constexpr int part_elems = a_elems + Cfg::BK * ldb_s;             ///< one part's A and B
   static constexpr int stage_elems = parts * part_elems;
-  static constexpr std::size_t bytes = std::size_t(Cfg::stages * stage_elems) * sizeof(T) + sizeof(Chunk);
+  /// A warp-specialized team's mbarriers (full and empty per stage, warp/ws_pipeline.hpp), after the stages.
+  static constexpr std::size_t bar_bytes = Cfg::producers > 0 ? 16 * std::size_t(Cfg::stages) : 0;
+  static constexpr std::size_t bytes =
+      std::size_t(Cfg::stages * stage_elems) * sizeof(T) + bar_bytes + sizeof(Chunk);
   static_assert((lda_s * sizeof(T)) % 16 == 0 && (ldb_s * sizeof(T)) % 16 == 0 && (a_elems * sizeof(T)) % 16 == 0 &&
                     (part_elems * sizeof(T)) % 16 == 0,
                 "scratch rows: 16-byte aligned");
@@ -364,6 +384,10 @@ struct MmaScratch {
   /// Stage s's B (parts as a()).
   KOKKOS_INLINE_FUNCTION T* b(const int s, const int part = 0) const {
     return smem + s * stage_elems + part * part_elems + a_elems;
+  }
+  /// The 2 S mbarriers of a warp-specialized team (bar_bytes; 16-byte aligned: stages of 16-byte rows).
+  KOKKOS_INLINE_FUNCTION std::uint64_t* bars() const {
+    return reinterpret_cast<std::uint64_t*>(smem + Cfg::stages * stage_elems);
   }
 };
 
@@ -709,94 +733,105 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
         const Warp warp(tid);
         const Scratch st(team, params.scratch_bytes);
 
-        T acc[Warp::MI][Warp::NJ][Warp::CR], dc[Warp::MI][Warp::NJ][Warp::CR];
-        MMAPP_UNROLL
-        for (int i = 0; i < Warp::MI; ++i) {
+        // The warps' accumulators, K loop and epilogue: run(compute) is the K loop, compute(stage) a K tile.
+        auto multiply = [&](const auto& run) {
+          T acc[Warp::MI][Warp::NJ][Warp::CR], dc[Warp::MI][Warp::NJ][Warp::CR];
           MMAPP_UNROLL
-          for (int j = 0; j < Warp::NJ; ++j) {
+          for (int i = 0; i < Warp::MI; ++i) {
             MMAPP_UNROLL
-            for (int r = 0; r < Warp::CR; ++r) acc[i][j][r] = dc[i][j][r] = T(0);
+            for (int j = 0; j < Warp::NJ; ++j) {
+              MMAPP_UNROLL
+              for (int r = 0; r < Warp::CR; ++r) acc[i][j][r] = dc[i][j][r] = T(0);
+            }
           }
-        }
 
-        if constexpr (Cfg::async) {
-          const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, bm, bn, tid, k_end};
-          detail::async_mainloop<Cfg::stages, Cfg::BK>(
-              team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
-        } else {
-          typename Loader::FragmentA ra;
-          typename Loader::FragmentB rb;
-          const Loader gl(params, bm, bn, tid, k_end);
-          // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
-          // 3xTF32: the split of each element here, once per team, into the two parts.
-          auto store = [&](const int s) {
-            T* const As = st.a(s);
-            T* const Bs = st.b(s);
-            T* const As1 = st.a(s, Scratch::parts - 1);
-            T* const Bs1 = st.b(s, Scratch::parts - 1);
-            MMAPP_UNROLL
-            for (int l = 0; l < Loader::la; ++l) {
-              const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row,
-                        kq = (c % Loader::a_per_row) * Loader::VW;
-              Chunk big, small;
-              Warp::split_chunk(ra[l], big, small);
-              *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
-              if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
-            }
-            MMAPP_UNROLL
-            for (int l = 0; l < Loader::lb; ++l) {
-              const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row,
-                        nq = (c % Loader::b_per_row) * Loader::VW;
-              Chunk big, small;
-              Warp::split_chunk(rb[l], big, small);
-              *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
-              if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
-            }
-          };
-          const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
-          if (ktiles > 0) {
-            gl.fetch(k_begin, ra, rb);
-            store(0);
-          }
-          team.team_barrier();
-          if constexpr (Cfg::stages == 2) {
-            // Two stages, one barrier per K tile; two tiles per trip so that the
-            // stages' scratch offsets are compile-time constants.
-            auto step = [&](const int kt, auto cur) {
-              constexpr int Cur = decltype(cur)::value;
-              const bool more = kt + 1 < ktiles;
-              if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
-              warp.tile(st, Cur, acc, dc);
-              if (more) store(Cur ^ 1);
-              team.team_barrier();
-            };
-            for (int kt = 0; kt < ktiles; kt += 2) {
-              step(kt, std::integral_constant<int, 0>{});
-              if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
-            }
+          if constexpr (Cfg::producers > 0) {
+            run([&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
+          } else if constexpr (Cfg::async) {
+            (void)run;
+            const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, bm, bn, tid, k_end};
+            detail::async_mainloop<Cfg::stages, Cfg::BK>(
+                team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
           } else {
-            // One stage: the next K tile waits in registers while this one is
-            // multiplied; two barriers per K tile.
-            for (int kt = 0; kt < ktiles; ++kt) {
-              const bool more = kt + 1 < ktiles;
-              if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
-              warp.tile(st, 0, acc, dc);
-              if (more) {
+            typename Loader::FragmentA ra;
+            typename Loader::FragmentB rb;
+            const Loader gl(params, bm, bn, tid, k_end);
+            // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
+            // 3xTF32: the split of each element here, once per team, into the two parts.
+            auto store = [&](const int s) {
+              T* const As = st.a(s);
+              T* const Bs = st.b(s);
+              T* const As1 = st.a(s, Scratch::parts - 1);
+              T* const Bs1 = st.b(s, Scratch::parts - 1);
+              MMAPP_UNROLL
+              for (int l = 0; l < Loader::la; ++l) {
+                const int c = tid + l * Cfg::team_size, r = c / Loader::a_per_row,
+                          kq = (c % Loader::a_per_row) * Loader::VW;
+                Chunk big, small;
+                Warp::split_chunk(ra[l], big, small);
+                *reinterpret_cast<Chunk*>(As + r * Scratch::lda_s + kq) = big;
+                if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(As1 + r * Scratch::lda_s + kq) = small;
+              }
+              MMAPP_UNROLL
+              for (int l = 0; l < Loader::lb; ++l) {
+                const int c = tid + l * Cfg::team_size, r = c / Loader::b_per_row,
+                          nq = (c % Loader::b_per_row) * Loader::VW;
+                Chunk big, small;
+                Warp::split_chunk(rb[l], big, small);
+                *reinterpret_cast<Chunk*>(Bs + r * Scratch::ldb_s + nq) = big;
+                if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
+              }
+            };
+            const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+            if (ktiles > 0) {
+              gl.fetch(k_begin, ra, rb);
+              store(0);
+            }
+            team.team_barrier();
+            if constexpr (Cfg::stages == 2) {
+              // Two stages, one barrier per K tile; two tiles per trip so that the
+              // stages' scratch offsets are compile-time constants.
+              auto step = [&](const int kt, auto cur) {
+                constexpr int Cur = decltype(cur)::value;
+                const bool more = kt + 1 < ktiles;
+                if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+                warp.tile(st, Cur, acc, dc);
+                if (more) store(Cur ^ 1);
                 team.team_barrier();
-                store(0);
-                team.team_barrier();
+              };
+              for (int kt = 0; kt < ktiles; kt += 2) {
+                step(kt, std::integral_constant<int, 0>{});
+                if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+              }
+            } else {
+              // One stage: the next K tile waits in registers while this one is
+              // multiplied; two barriers per K tile.
+              for (int kt = 0; kt < ktiles; ++kt) {
+                const bool more = kt + 1 < ktiles;
+                if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+                warp.tile(st, 0, acc, dc);
+                if (more) {
+                  team.team_barrier();
+                  store(0);
+                  team.team_barrier();
+                }
               }
             }
-          }
-        }  // register path
-        warp.store(acc, dc, params, slice, bm, bn);
+          }  // register path
+          warp.store(acc, dc, params, slice, bm, bn);
+        };
+        if constexpr (Cfg::producers > 0)
+          detail::ws_mainloop<Cfg, T>(team, st, params, bm, bn, tid, k_begin, k_end, multiply);
+        else
+          multiply([](const auto&) {});
       });
   plan.reduce(space, C, args.beta);
 }
 
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
-/// scratch stage; "kp": the K permutation, KPermK), e.g. "dmma16 w64x32 cp3 kp lb2 sw8", or
+/// scratch stage; "kp": the K permutation, KPermK; "ws1": one producer warp, warp/ws_pipeline.hpp),
+/// e.g. "dmma16 w64x32 cp3 kp lb2 sw8", "dmma16 w64x32 cp3 ws1 lb2 sw8", or
 /// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256).
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
@@ -805,6 +840,7 @@ std::string gpu_mma_tag() {
   t += " w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN);
   if (Cfg::stages == 1) t += " 1st";
   if (Cfg::async) t += " cp" + std::to_string(Cfg::stages);
+  if (Cfg::producers > 0) t += " ws" + std::to_string(Cfg::producers);
   if (Cfg::kperm) t += " kp";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);

@@ -44,16 +44,31 @@ namespace detail {
 /// range ([0, M) x [k0, k_end) of A, [k0, k_end) x [0, N) of B), the rest
 /// zero-filled (0 bytes: all zero, nothing read); otherwise its elements
 /// are loaded one by one into registers (zero outside) and stored to
-/// scratch at once (correct, not fast: misaligned operands).
-template <class Cfg, class T, class Scratch>
+/// scratch at once (correct, not fast: misaligned operands). Threads: the
+/// threads that load (tid < Threads): the whole team, or a warp-specialized
+/// team's producer warps (warp/ws_pipeline.hpp). Rolled: the chunk loops
+/// kept rolled (those producers, left with few registers by setmaxnreg).
+template <class Cfg, class T, class Scratch, int Threads = Cfg::team_size, bool Rolled = false>
 struct AsyncTileLoader {
   using Chunk = Chunk16<T>;
   static constexpr int VW = Chunk::width;
   static constexpr int a_per_row = Cfg::BK / VW, b_per_row = Cfg::BN / VW;  // chunks per tile row
-  static constexpr int la = Cfg::BM * Cfg::BK / VW / Cfg::team_size;        // chunks per thread
-  static constexpr int lb = Cfg::BK * Cfg::BN / VW / Cfg::team_size;
-  static_assert((Cfg::BM * Cfg::BK / VW) % Cfg::team_size == 0 && (Cfg::BK * Cfg::BN / VW) % Cfg::team_size == 0,
+  static constexpr int la = Cfg::BM * Cfg::BK / VW / Threads;        // chunks per thread
+  static constexpr int lb = Cfg::BK * Cfg::BN / VW / Threads;
+  static_assert((Cfg::BM * Cfg::BK / VW) % Threads == 0 && (Cfg::BK * Cfg::BN / VW) % Threads == 0,
                 "A and B tiles: a whole number of 16-byte chunks per thread");
+
+  /// f(l) for l < n, unrolled (or kept rolled: Rolled).
+  template <int n, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void chunks(const F& f) {
+    if constexpr (Rolled) {
+      MMAPP_NO_UNROLL
+      for (int l = 0; l < n; ++l) f(l);
+    } else {
+      MMAPP_UNROLL
+      for (int l = 0; l < n; ++l) f(l);
+    }
+  }
 
   const WarpGemmParams<T>& p;  ///< A, B, lda, ldb, M, N, vec_a, vec_b
   int bm, bn, tid, k_end;      ///< the block tile's first row and column; thread; end of the team's K range
@@ -75,23 +90,29 @@ struct AsyncTileLoader {
   }
 
   /// issue() for a K tile of A and B wholly inside (no bounds, no zero
-  /// fill): thread tid's chunks of A sit in rows tid / a_per_row + l *
-  /// (team_size / a_per_row) at column (tid % a_per_row) * VW, likewise
-  /// B's, so each chunk is a base pointer plus a constant row step.
+  /// fill): thread tid's chunk l of A is chunk tid + l * Threads of the
+  /// tile, in row tid / a_per_row + (l * Threads) / a_per_row at column
+  /// tid % a_per_row + (l * Threads) % a_per_row (exact when Threads and
+  /// a_per_row divide one another), likewise B's: a base pointer plus a
+  /// compile-time step per chunk.
   KOKKOS_INLINE_FUNCTION void issue_interior(const Scratch& st, const int s, const int k0) const {
-    static_assert(Cfg::team_size % a_per_row == 0 && Cfg::team_size % b_per_row == 0,
-                  "a thread's chunks: one column, rows a fixed step apart");
-    constexpr int a_rows = Cfg::team_size / a_per_row, b_rows = Cfg::team_size / b_per_row;
+    static_assert((Threads % a_per_row == 0 || a_per_row % Threads == 0) &&
+                      (Threads % b_per_row == 0 || b_per_row % Threads == 0),
+                  "a thread's chunks: rows and columns a fixed step apart");
     const int ra = tid / a_per_row, ka = (tid % a_per_row) * VW;
     const int rb = tid / b_per_row, nb = (tid % b_per_row) * VW;
     const T* const ga = p.A + long(bm + ra) * p.lda + (k0 + ka);
     const T* const gb = p.B + long(k0 + rb) * p.ldb + (bn + nb);
     T* const As = st.a(s) + ra * Scratch::lda_s + ka;
     T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
-    MMAPP_UNROLL
-    for (int l = 0; l < la; ++l) cp_async16(As + l * a_rows * Scratch::lda_s, ga + long(l * a_rows) * p.lda, 16);
-    MMAPP_UNROLL
-    for (int l = 0; l < lb; ++l) cp_async16(Bs + l * b_rows * Scratch::ldb_s, gb + long(l * b_rows) * p.ldb, 16);
+    chunks<la>([&](const int l) {
+      const int dr = l * Threads / a_per_row, dk = l * Threads % a_per_row * VW;
+      cp_async16(As + dr * Scratch::lda_s + dk, ga + long(dr) * p.lda + dk, 16);
+    });
+    chunks<lb>([&](const int l) {
+      const int dr = l * Threads / b_per_row, dn = l * Threads % b_per_row * VW;
+      cp_async16(Bs + dr * Scratch::ldb_s + dn, gb + long(dr) * p.ldb + dn, 16);
+    });
   }
 
   /// issue() for an edge K tile: per chunk, the part inside the matrix and
@@ -99,9 +120,8 @@ struct AsyncTileLoader {
   KOKKOS_INLINE_FUNCTION void issue_masked(const Scratch& st, const int s, const int k0) const {
     T* const As = st.a(s);
     T* const Bs = st.b(s);
-    MMAPP_UNROLL
-    for (int l = 0; l < la; ++l) {
-      const int c = tid + l * Cfg::team_size, r = c / a_per_row, kq = (c % a_per_row) * VW;
+    chunks<la>([&](const int l) {
+      const int c = tid + l * Threads, r = c / a_per_row, kq = (c % a_per_row) * VW;
       const int gr = bm + r, gk = k0 + kq;
       T* const dst = As + r * Scratch::lda_s + kq;
       const int left = gr < p.M ? k_end - gk : 0;  // elements of the chunk inside
@@ -114,10 +134,9 @@ struct AsyncTileLoader {
         for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.A[long(gr) * p.lda + gk + q] : T(0);
         *reinterpret_cast<Chunk*>(dst) = x;
       }
-    }
-    MMAPP_UNROLL
-    for (int l = 0; l < lb; ++l) {
-      const int c = tid + l * Cfg::team_size, r = c / b_per_row, nq = (c % b_per_row) * VW;
+    });
+    chunks<lb>([&](const int l) {
+      const int c = tid + l * Threads, r = c / b_per_row, nq = (c % b_per_row) * VW;
       const int gk = k0 + r, gc = bn + nq;
       T* const dst = Bs + r * Scratch::ldb_s + nq;
       const int left = gk < k_end ? p.N - gc : 0;
@@ -130,7 +149,7 @@ struct AsyncTileLoader {
         for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.B[long(gk) * p.ldb + gc + q] : T(0);
         *reinterpret_cast<Chunk*>(dst) = x;
       }
-    }
+    });
   }
 };
 
