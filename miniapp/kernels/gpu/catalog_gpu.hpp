@@ -218,6 +218,10 @@ using DoubleMma16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4,
 using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
 using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
 using DoubleMma16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
+using DoubleMma16k16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 4, true, false, 4>;
+using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
+using DoubleMma16k16Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 3, 3, true, false, 4>;
+using DoubleMma16k16Cp3WideDeepWsSplitK = GpuMmaTile<128, 128, 16, 64, 32, 1, 1024, 0, 3, 3, true, false, 4>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -651,6 +655,10 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp4WideDeepWs, Space, T>());
     v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
     v.push_back(mma_variant<DoubleMma16Cp3WideDeep32Ws, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Cp3DeepWs, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWsSplitK, Space, T>());
     if constexpr (kLadderVariants) {  // one team per SM: sixteen warps of 32x32, eight of 64x32 (fifteenth round)
       v.push_back(mma_variant<DoubleMma16Cp3Wide16w, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4Wide16w, Space, T>());
