@@ -315,15 +315,20 @@ void check_gpu_shape_rule() {
       return v.shape();
     };
     // The FP64 tensor-core variants, where this build has them (sm_80 and later).
-    bool dmma = false, sm90 = false, deep = false;  // sm_90: the m16n8k8 / m16n8k16 variants
+    bool dmma = false, sm90 = false, deep = false, ws = false;  // sm_90: the m16n8k8 / m16n8k16 variants
     for (const auto& v : mmapp::variants_named<Space, double>("tiled")) {
       dmma = dmma || v.tag.rfind("dmma", 0) == 0;
       sm90 = sm90 || v.tag.rfind("dmma16", 0) == 0;
       deep = deep || v.rule == mmapp::GpuRuleChoice::dmma_deep;  // sm_90 on the in-tree Kokkos
+      ws = ws || v.rule == mmapp::GpuRuleChoice::dmma_deep_ws;   // sm_90a on the in-tree Kokkos
     }
     if (deep) {
-      CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
-      CHECK(tag(double(0), 8192, 8191, 8192) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // odd N: copied
+      // 8192^3: 4096 tiles of 128x128, two waves or more for up to 2048 SMs.
+      const std::string big = ws ? "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8"
+                                 : "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8";
+      CHECK(tag(double(0), 8192, 8192, 8192) == big);
+      CHECK(tag(double(0), 8192, 8191, 8192) == big);  // odd N: copied
+      CHECK(tag(double(0), 8192, 8192, 512) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // K < 1024
       CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");

@@ -60,13 +60,14 @@ const std::string kBig640Ragged = "shape rule: 128x128 tiles in ragged waves: K 
 
 /// Each case's choice and reason from gpu_shape_rule with the catalog flags
 /// `tensor_cores` and `deep_tiles` (the SIMT rule by default).
-void check(const std::vector<Case>& cases, bool tensor_cores = false, bool deep_tiles = false) {
+void check(const std::vector<Case>& cases, bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false) {
   for (const Case& c : cases) {
     INFO((c.is_double ? "double " : "float ") << c.m << "x" << c.n << "x" << c.k << " on " << c.sms << " SMs");
     std::string why = "unset";
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, tensor_cores, deep_tiles) == c.choice);
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, &why, tensor_cores, deep_tiles, sm90a) ==
+          c.choice);
     CHECK(why == c.why);
-    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, nullptr, tensor_cores, deep_tiles) ==
+    CHECK(mmapp::gpu_shape_rule(c.is_double, c.m, c.n, c.k, c.sms, nullptr, tensor_cores, deep_tiles, sm90a) ==
           c.choice);  // why is optional
   }
 }
@@ -413,6 +414,28 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {false, 300, 300, 300, 132, C::small, kSmall},
   };
   check(cases, true, true);
+  // With the sm_90a tiles, where the big deep tile would run with K >= 1024 and at least two waves
+  // of 128x128 tiles (264 on 132 SMs): the warp-specialized 128x128 tile; not at K 1023 or 512,
+  // nor over 256 tiles (2000^2 or 2048^2: 16 x 16), nor where the rule splits or K <= 128.
+  const std::string kWs = "shape rule: FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer "
+                          "warpgroup), 4 cp.async stages";
+  const std::vector<Case> ws_cases{
+      {true, 4096, 4096, 4096, 132, C::dmma_deep_ws, kWs},
+      {true, 12288, 12288, 12288, 132, C::dmma_deep_ws, kWs},
+      {true, 8192, 8191, 8192, 132, C::dmma_deep_ws, kWs},  // odd N: copied
+      {true, 4097, 4095, 4093, 132, C::dmma_deep_ws, kWs},
+      {true, 8192, 2048, 1024, 132, C::dmma_deep_ws, kWs},
+      {true, 2304, 2304, 4096, 132, C::dmma_deep_ws, kWs},  // 18 x 18 = 324 tiles >= 264
+      {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},  // 256 tiles: under two waves
+      {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},  // 324 < 340
+      {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
+      {true, 6000, 6000, 300, 132, C::dmma_deep, kDeep},
+      {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      {true, 256, 256, 262144, 132, C::dmma_deep_wsplit, big_waves(33)},
+      {true, 1023, 4097, 4096, 132, C::dmma_big, kDmmaBig},  // register path: no sm_90a tile
+  };
+  check(ws_cases, true, true, true);
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
 }
@@ -425,7 +448,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
-           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit;
+           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -572,7 +595,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // small C, whose tiles the estimate finds under a fifth busy (513^3: 0.16, 400^3);
-  // half-used tiles (64 x 4096 x 4096); GEMV-like shapes; double.
+  // half-used tiles (64 x 4096 x 4096); GEMV-like shapes. Double: the flag (the sm_90a tiles) changes
+  // only the deep 128x64 tile's shapes, to the warp-specialized 128x128 one.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{16384, 16384, 64},
                                                                 {513, 513, 513},
                                                                 {400, 400, 400},
@@ -583,8 +607,10 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }
-  CHECK(rule(true, 8192, 8192, 8192, true) == rule(true, 8192, 8192, 8192, false));
-  // Over a grid: wgmma changes float only, and only to a wgmma tile; never without the flag.
+  CHECK(rule(true, 8192, 8192, 8192, true) == C::dmma_deep_ws);
+  CHECK(rule(true, 8192, 8192, 8192, false) == C::dmma_deep);
+  // Over a grid: the flag changes float only to a wgmma tile and double only from the deep 128x64
+  // tile to the warp-specialized 128x128 one; neither without the flag.
   long n_wgmma = 0;
   for (const long m : {9L, 100L, 513L, 4096L, 20000L})
     for (const long n : {5L, 64L, 250L, 4096L})
@@ -598,7 +624,9 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
         for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
                           C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit})
           CHECK(plain != c);
-        CHECK(rule(true, m, n, k, true) == rule(true, m, n, k, false));
+        const C dw = rule(true, m, n, k, true), dp = rule(true, m, n, k, false);
+        CHECK((dw == dp || (dw == C::dmma_deep_ws && dp == C::dmma_deep)));
+        CHECK(dp != C::dmma_deep_ws);
         n_wgmma += is_wgmma;
       }
   CHECK(n_wgmma > 5);
@@ -722,6 +750,11 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_deep_k8);
           chosen.push_back(C::dmma_mid_splitk_deep);
         }
+        // The warp-specialized tile (sm_90a on the in-tree Kokkos): only with the deep tiles.
+        const auto n_ws =
+            std::count_if(all.begin(), all.end(), [](const auto& v) { return v.rule == C::dmma_deep_ws; });
+        CHECK((n_ws == 0 || n_deep == 4));
+        if (n_ws > 0) chosen.push_back(C::dmma_deep_ws);
       } else {
         chosen.push_back(C::huge);
       }

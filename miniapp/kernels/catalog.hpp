@@ -120,15 +120,17 @@ std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_nam
     if (!same_name.empty() && same_name.front().name == "tiled") {
       // The FP64 tensor-core choices only where the catalog compiled them (sm_80 and later).
       // The deep (cp.async, past 48 KiB) DMMA tiles where compiled (sm_90, the in-tree Kokkos).
-      // The float wgmma tiles where compiled (sm_90a, the in-tree Kokkos).
-      bool dmma = false, deep = false, wgmma = false;
+      // The sm_90a tiles where compiled (the in-tree Kokkos): float's wgmma tiles, double's
+      // warp-specialized DMMA tile.
+      bool dmma = false, deep = false, sm90a = false;
       for (const auto& v : same_name) {
         dmma = dmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_big);
         deep = deep || (tensor_cores_allowed && v.rule == GpuRuleChoice::dmma_deep);
-        wgmma = wgmma || (tensor_cores_allowed && v.rule == GpuRuleChoice::wgmma_big);
+        sm90a = sm90a || (tensor_cores_allowed &&
+                          (v.rule == GpuRuleChoice::wgmma_big || v.rule == GpuRuleChoice::dmma_deep_ws));
       }
       const GpuRuleChoice c =
-          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep, wgmma);
+          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep, sm90a);
       for (std::size_t i = 0; i < same_name.size(); ++i)
         if (same_name[i].rule == c) return i;
       return 0;

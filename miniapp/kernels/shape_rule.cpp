@@ -84,6 +84,14 @@ constexpr double kDmmaBigSlack = 1.1;
 // 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
 // m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
 constexpr long kDmmaShortK = 128;
+// Where the big deep tile would run, the warp-specialized 128x128 tile (dmma_deep_ws; sm_90a) from
+// K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
+// "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
+// 99.0, 4096^3 87.2 -> 93.1, 8192^3 87.3 -> 96.5, 12288^3 81.7 -> 95.4, 6144^3 86.1 -> 92.0,
+// 8192 x 2048 x 4096 87.1 -> 93.3, 3001 x 2999 x 1001 83.4 -> 88.2; slower at K 300 and 512
+// (6000^2 x 300 -2.5%, 8192^2 x 512 -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%).
+constexpr long kDmmaWsMinK = 1024;
+constexpr long kDmmaWsMinWaves = 2;
 
 /// Step 5's test: whether the split 96x96 tile `mid` takes an m x n x k C
 /// of `elem`-byte elements instead of the split 64x64 tile `small`: its
@@ -460,13 +468,13 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
 }
 
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores, bool deep_tiles, bool wgmma) {
+                             bool tensor_cores, bool deep_tiles, bool sm90a) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
-  if (!is_double && wgmma)
+  if (!is_double && sm90a)
     if (const C c = wgmma_choice(m, n, k, sms,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
                                  why);
@@ -511,6 +519,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         return chose(C::dmma_deep_k8,
                      "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
                          std::to_string(kDmmaShortK),
+                     why);
+      if (deep && sm90a && k >= kDmmaWsMinK && tiles_of(rt::kDoubleMmaWs, m, n) >= kDmmaWsMinWaves * sms)
+        return chose(C::dmma_deep_ws,
+                     "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), "
+                     "4 cp.async stages",
                      why);
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);

@@ -51,6 +51,7 @@ enum class GpuRuleChoice {
   dmma_mid_wsplit,   ///< dmma_mid_splitk_deep's tile, K split into the slices that fill its waves
   dmma_deep_wsplit,  ///< dmma_deep's tile, K split into the slices that fill its waves
   wgmma_inplace_wsplit,  ///< wgmma_splitk_inplace's tile, K split into the slices that fill its waves (chunks >= 256)
+  dmma_deep_ws,  ///< double 128x128x16, warps 64x32, m16n8k16, 4 cp.async stages, warp-specialized (sm_90a), 1 team/SM
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -86,6 +87,7 @@ inline constexpr RuleTile kDoubleMmaSmall{64, 64, 0};
 inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
+inline constexpr RuleTile kDoubleMmaWs{128, 128, 0};
 inline constexpr RuleTile kFloatWgmma{128, 128, 0};
 inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 inline constexpr RuleTile kFloatWgmmaSplitK512{128, 128, 512};
@@ -160,7 +162,11 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
 /// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
 /// split into the slices that fill its waves (dmma_deep_wsplit); the big one on
-/// m16n8k8 (dmma_deep_k8) when K <= 128, and where step 5's test takes
+/// m16n8k8 (dmma_deep_k8) when K <= 128, and with `sm90a` (the catalog has
+/// the sm_90a tiles) where the big deep tile would run, K >= kDmmaWsMinK
+/// (1024) and the 128x128 tiles fill at least kDmmaWsMinWaves (2) waves of
+/// `sms`, the warp-specialized 128x128 tile (dmma_deep_ws: one team per SM,
+/// a producer warpgroup, per-stage mbarriers, m16n8k16); and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
 /// tile split by 1024 (dmma_mid_splitk_deep; where the split by 1024 makes
@@ -176,8 +182,8 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// and K tile each takes is the catalog's; measured against the SIMT
 /// choices and cuBLAS in docs/performance.md ("Tensor cores (issue 21)").
 /// Float keeps the SIMT kernels (3xTF32 on mma.sync does not beat them),
-/// except with `wgmma` (the catalog has the 3xTF32 wgmma tiles: an sm_90a
-/// build on the in-tree Kokkos; the deck allows tensor cores), where float
+/// except with `sm90a` (the catalog has the sm_90a tiles, for float 3xTF32
+/// on wgmma: an sm_90a build on the in-tree Kokkos; the deck allows tensor cores), where float
 /// shapes past steps 0-2 take 3xTF32 on wgmma (one team per SM). Where
 /// M >= kWgmmaPresplitMinM and N >= kWgmmaPresplitMinN (512, 128), on
 /// operands split once per GEMM (any alignment: the pass reads elements):
@@ -207,7 +213,7 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
 /// in docs/performance.md ("Tensor cores", eighth to tenth and sixteenth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores = false, bool deep_tiles = false, bool wgmma = false);
+                             bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false);
 
 /// The rule's estimate of the time of an m x n x k C in tiles of `t`, K
 /// split by t.split_kc (0: not split) into splitk_slices slices of

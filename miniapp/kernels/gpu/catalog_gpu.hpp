@@ -204,24 +204,29 @@ using DoubleMma16Cp4Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 4, tr
 /// 256x64x16 in eight warps of 64x32 (one team per SM; 0.156 bytes of L2 traffic per
 /// multiply-add): 216 registers, no spill (fifteenth round, not yet measured): ladder only.
 using DoubleMma16Cp3Tall8w = GpuMmaTile<256, 64, 16, 64, 32, 1, 0, 8, 1, 3, true>;
-/// Warp-specialized forms (tiled_gpu_mma.hpp, Producers; warp/ws_pipeline.hpp): a producer
-/// warpgroup copies the K tiles, the MMA warps wait on each stage's mbarrier instead of a team
-/// barrier per K tile, and setmaxnreg gives the producers' registers to them (40 left). The rule's
-/// 128x64x16 tile (two teams per SM; consumers 216 registers) on m16n8k4 and m16n8k8, and the
-/// 128x128x16 tile in eight warps of 64x32 (one team per SM, 2/3 of 128x64's L2 bytes per
-/// multiply-add, which the team barrier cost it in the tenth round; consumers 232) with 3 and 4
-/// stages (eighteenth round).
+/// Warp-specialized tiles (tiled_gpu_mma.hpp, Producers; warp/ws_pipeline.hpp; sm_90a): a producer
+/// warpgroup copies the K tiles by cp.async, the MMA warps wait on each stage's mbarrier instead of
+/// a team barrier per K tile, and setmaxnreg gives them the producers' registers (40 left). The
+/// rule's: 128x128x16 in eight warps of 64x32 on m16n8k16, 4 stages (149.5 KiB, one team per SM,
+/// consumers at 232 registers; 2/3 of the 128x64 tile's L2 bytes per multiply-add, which the team
+/// barrier cost the tenth round's 128x128 tiles): one H100, 2026-11-27, 93.1 / 96.5 / 95.4% of
+/// cuBLAS DGEMM at 4096/8192/12288^3 against the 128x64 deep tile's 87.2 / 87.3 / 81.7
+/// (docs/performance.md, "Tensor cores, eighteenth round"). Ladder, slower in the same runs: its
+/// forms with 3 stages (92.2 / 96.1 / 95.4), K tiles of 32 (92.9 / 94.2 / 95.6), on m16n8k8 (89.8 /
+/// 90.2 / 91.5) and on m16n8k4 (86.2 / 85.5 / 86.9; 3 stages, K tiles of 32), split by 1024; the 128x64 deep tile
+/// warp-specialized (two teams per SM, consumers at 216 registers) on m16n8k4 / m16n8k8 / m16n8k16
+/// (78.0-85.8 at 4096^3).
+using DoubleMma16k16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 4, true, false, 4>;
+using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
+using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
+using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
+using DoubleMma16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true, false, 4>;
+using DoubleMma16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
+using DoubleMma16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
+using DoubleMma16k16Cp3WideDeepWsSplitK = GpuMmaTile<128, 128, 16, 64, 32, 1, 1024, 0, 3, 3, true, false, 4>;
 using DoubleMma16Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 1, 3, true, false, 4>;
 using DoubleMma16k8Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 2, 3, true, false, 4>;
-using DoubleMma16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
-using DoubleMma16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true, false, 4>;
-using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
-using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
-using DoubleMma16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 1, 3, true, false, 4>;
-using DoubleMma16k16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 4, true, false, 4>;
-using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
 using DoubleMma16k16Cp3DeepWs = GpuMmaTile<128, 64, 16, 64, 32, 2, 0, 8, 3, 3, true, false, 4>;
-using DoubleMma16k16Cp3WideDeepWsSplitK = GpuMmaTile<128, 128, 16, 64, 32, 1, 1024, 0, 3, 3, true, false, 4>;
 /// 96x96x8 on m16n8k8 in six warps of 48x32 (3x4 MMA tiles per warp), 4
 /// cp.async stages (61.0 KiB: two teams per SM), K split by 1024: the
 /// rule's split tile where 96x96 tiles cover no more cells than 64x64 ones
@@ -327,6 +332,7 @@ static_assert(detail::has_rule_tile<DoubleMmaSmallSplitK>(rule_tiles::kDoubleMma
 static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k16Cp4WideDeepWs>(rule_tiles::kDoubleMmaWs), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3>(rule_tiles::kDoubleMmaSmallSplitK),
@@ -647,18 +653,21 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4WideDeep, Space, T>());
     }
-    // Warp-specialized (eighteenth round).
-    v.push_back(mma_variant<DoubleMma16Cp3DeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp3DeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp3WideDeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp4WideDeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp4WideDeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16Cp3WideDeep32Ws, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Cp3DeepWs, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWsSplitK, Space, T>());
+    if constexpr (kGpuWgmma) {  // warp-specialized (sm_90a: setmaxnreg; eighteenth round)
+      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>(R::dmma_deep_ws));
+      if constexpr (kLadderVariants) {
+        v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());
+        v.push_back(mma_variant<DoubleMma16k8Cp4WideDeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16Cp4WideDeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16Cp3WideDeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16Cp3WideDeep32Ws, Space, T>());
+        v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWsSplitK, Space, T>());
+        v.push_back(mma_variant<DoubleMma16Cp3DeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16k8Cp3DeepWs, Space, T>());
+        v.push_back(mma_variant<DoubleMma16k16Cp3DeepWs, Space, T>());
+      }
+    }
     if constexpr (kLadderVariants) {  // one team per SM: sixteen warps of 32x32, eight of 64x32 (fifteenth round)
       v.push_back(mma_variant<DoubleMma16Cp3Wide16w, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp4Wide16w, Space, T>());

@@ -63,11 +63,11 @@ KOKKOS_FORCEINLINE_FUNCTION void mbar_init(std::uint64_t* bar, const unsigned co
 KOKKOS_FORCEINLINE_FUNCTION void mbar_inval(std::uint64_t* bar) {
   asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
-/// mbarrier.arrive (release, CTA scope): one arrival of this thread.
-KOKKOS_FORCEINLINE_FUNCTION void mbar_arrive(std::uint64_t* bar) {
+/// mbarrier.arrive (release, CTA scope): one arrival of this thread; returns the phase's state token.
+KOKKOS_FORCEINLINE_FUNCTION std::uint64_t mbar_arrive(std::uint64_t* bar) {
   std::uint64_t state;
   asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];\n" : "=l"(state) : "r"(smem_addr(bar)) : "memory");
-  (void)state;
+  return state;
 }
 /// cp.async.mbarrier.arrive: the barrier's phase cannot complete before this
 /// thread's cp.async copies issued so far have landed (the pending count is
