@@ -88,8 +88,9 @@ constexpr long kDmmaShortK = 128;
 // K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
 // "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
 // 99.0, 4096^3 87.2 -> 93.1, 8192^3 87.3 -> 96.5, 12288^3 81.7 -> 95.4, 6144^3 86.1 -> 92.0,
-// 8192 x 2048 x 4096 87.1 -> 93.3, 3001 x 2999 x 1001 83.4 -> 88.2; slower at K 300 and 512
-// (6000^2 x 300 -2.5%, 8192^2 x 512 -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%).
+// 8192 x 2048 x 4096 87.1 -> 93.3; slower at K 300 and 512 (6000^2 x 300 -2.5%, 8192^2 x 512
+// -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%). 3001 x 2999 x 1001 gained (83.4 ->
+// 88.2) but stays out: no shape was measured between K 512 and 1001.
 constexpr long kDmmaWsMinK = 1024;
 constexpr long kDmmaWsMinWaves = 2;
 
