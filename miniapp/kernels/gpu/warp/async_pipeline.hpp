@@ -153,6 +153,21 @@ struct AsyncTileLoader {
   }
 };
 
+/// step(kt, std::integral_constant<int, kt mod S>{}) for kt = 0 .. ktiles - 1, S K tiles per trip
+/// (S = 2, 3 or 4), so that every stage index is a compile-time constant.
+template <int S, class Step>
+KOKKOS_FORCEINLINE_FUNCTION void stage_loop(const int ktiles, const Step& step) {
+  static_assert(S >= 2 && S <= 4, "2, 3 or 4 stages");
+  for (int kt = 0; kt < ktiles; kt += S) {
+    step(kt, std::integral_constant<int, 0>{});
+    if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
+    if constexpr (S > 2)
+      if (kt + 2 < ktiles) step(kt + 2, std::integral_constant<int, 2 % S>{});
+    if constexpr (S > 3)
+      if (kt + 3 < ktiles) step(kt + 3, std::integral_constant<int, 3 % S>{});
+  }
+}
+
 /// The multistage main loop (file comment) over the K tiles of BK in
 /// [k_begin, k_end) of one team: S stages of st, loads by al (an
 /// AsyncTileLoader), compute(std::integral_constant<int, s>) the warps'
@@ -167,22 +182,14 @@ KOKKOS_INLINE_FUNCTION void async_mainloop(const Member& team, const Scratch& st
     if (s < ktiles) al.issue(st, s, k_begin + s * BK);
     cp_async_commit();
   }
-  auto step = [&](const int kt, auto cur) {
+  stage_loop<S>(ktiles, [&](const int kt, auto cur) {
     constexpr int Cur = decltype(cur)::value;
     cp_async_wait<S - 2>();
     team.team_barrier();
     if (kt + S - 1 < ktiles) al.issue(st, (Cur + S - 1) % S, k_begin + (kt + S - 1) * BK);
     cp_async_commit();
     compute(cur);
-  };
-  for (int kt = 0; kt < ktiles; kt += S) {
-    step(kt, std::integral_constant<int, 0>{});
-    if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
-    if constexpr (S > 2)
-      if (kt + 2 < ktiles) step(kt + 2, std::integral_constant<int, 2 % S>{});
-    if constexpr (S > 3)
-      if (kt + 3 < ktiles) step(kt + 3, std::integral_constant<int, 3 % S>{});
-  }
+  });
   cp_async_wait<0>();  // only empty groups are left
 }
 

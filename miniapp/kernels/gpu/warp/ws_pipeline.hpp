@@ -24,6 +24,13 @@
 // other warps, and the other team on the SM, are not held by a team barrier
 // (the rule's two-team tile spends its barrier stalls there; docs/performance.md,
 // "Tensor cores, eighteenth round").
+// Registers: where the producers are one warpgroup and the consumers whole
+// warpgroups (GpuMmaTile::producer_regs), `setmaxnreg` (sm_90a) lowers the
+// producers to 40 registers and raises the consumers to the rest of the
+// team's share (consumer_regs: 232 at one team per SM of 384 threads, whose
+// launch bounds give 168). ptxas allocates by region, so everything the
+// consumers keep (accumulators, K loop, epilogue) lives in their branch:
+// ws_mainloop hands them a `run` for the K loop instead of running it for them.
 // Where mbarrier waits do not exist (the host backends, where the kernel's
 // mma is emulated, and device builds before sm_90, which list no such
 // variant) the same roles run async_mainloop's schedule: the producers
@@ -39,7 +46,6 @@
 
 #include "kernels/gpu/warp/async_copy.hpp"
 #include "kernels/gpu/warp/async_pipeline.hpp"
-#include "kernels/unroll.hpp"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define MMAPP_WS_MBARRIER 1  // try_wait.parity: sm_90
@@ -151,20 +157,12 @@ KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, c
   } else {
     if constexpr (Cfg::producer_regs > 0) set_max_regs<true, Cfg::consumer_regs>();
     consumer([&](const auto& compute) {
-      auto step = [&](const int kt, auto cur) {
+      stage_loop<S>(ktiles, [&](const int kt, auto cur) {
         constexpr int Cur = decltype(cur)::value;
         mbar_wait(full + Cur, (kt / S) & 1);
         compute(cur);
         mbar_arrive(empty + Cur);
-      };
-      for (int kt = 0; kt < ktiles; kt += S) {
-        step(kt, std::integral_constant<int, 0>{});
-        if (kt + 1 < ktiles) step(kt + 1, std::integral_constant<int, 1>{});
-        if constexpr (S > 2)
-          if (kt + 2 < ktiles) step(kt + 2, std::integral_constant<int, 2 % S>{});
-        if constexpr (S > 3)
-          if (kt + 3 < ktiles) step(kt + 3, std::integral_constant<int, 3 % S>{});
-      }
+      });
     });
     cta_barrier();
     if (tid == 0)  // the words may be reused (a block that runs another team initializes them again)
