@@ -206,15 +206,15 @@ using DoubleMma16Cp4Wide16w = GpuMmaTile<128, 128, 16, 32, 32, 1, 0, 8, 1, 4, tr
 using DoubleMma16Cp3Tall8w = GpuMmaTile<256, 64, 16, 64, 32, 1, 0, 8, 1, 3, true>;
 /// Warp-specialized tiles (tiled_gpu_mma.hpp, Producers; warp/ws_pipeline.hpp; sm_90a): a producer
 /// warpgroup copies the K tiles by cp.async, the MMA warps wait on each stage's mbarrier instead of
-/// a team barrier per K tile, and setmaxnreg gives them the producers' registers (40 left). The
+/// a team barrier per K tile, and setmaxnreg gives them the producers' registers (24 left). The
 /// rule's: 128x128x16 in eight warps of 64x32 on m16n8k16, 4 stages (149.5 KiB, one team per SM,
-/// consumers at 232 registers; 2/3 of the 128x64 tile's L2 bytes per multiply-add, which the team
+/// consumers at 240 registers; 2/3 of the 128x64 tile's L2 bytes per multiply-add, which the team
 /// barrier cost the tenth round's 128x128 tiles): one H100, 2026-11-27, 93.1 / 96.5 / 95.4% of
 /// cuBLAS DGEMM at 4096/8192/12288^3 against the 128x64 deep tile's 87.2 / 87.3 / 81.7
 /// (docs/performance.md, "Tensor cores, eighteenth round"). Ladder, slower in the same runs: its
 /// forms with 3 stages (92.2 / 96.1 / 95.4), K tiles of 32 (92.9 / 94.2 / 95.6), on m16n8k8 (89.8 /
 /// 90.2 / 91.5) and on m16n8k4 (86.2 / 85.5 / 86.9; 3 stages, K tiles of 32), split by 1024; the 128x64 deep tile
-/// warp-specialized (two teams per SM, consumers at 216 registers) on m16n8k4 / m16n8k8 / m16n8k16
+/// warp-specialized (two teams per SM, consumers at 232 registers) on m16n8k4 / m16n8k8 / m16n8k16
 /// (78.0-85.8 at 4096^3).
 using DoubleMma16k16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 4, true, false, 4>;
 using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;

@@ -136,7 +136,7 @@ struct GpuMmaTile {
   static constexpr int consumer_threads = 32 * warps, producer_threads = 32 * Producers_;
   static constexpr int team_size = consumer_threads + producer_threads;
   /// Registers per thread after `setmaxnreg` (warp/ws_pipeline.hpp; sm_90a) where the producers are
-  /// one warpgroup and the consumers whole warpgroups: the producers keep 40, the consumers share
+  /// one warpgroup and the consumers whole warpgroups: the producers keep 24, the consumers share
   /// the rest of the team's part of the register file (65536 / MinBlocks), in steps of 8, at most
   /// 248 (the instruction's range: 24-256). 0: no setmaxnreg (the launch bounds' share for all).
   static constexpr int producer_regs = Producers_ == 4 && warps % 4 == 0 ? 24 : 0;

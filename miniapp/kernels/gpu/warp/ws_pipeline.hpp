@@ -26,8 +26,8 @@
 // "Tensor cores, eighteenth round").
 // Registers: where the producers are one warpgroup and the consumers whole
 // warpgroups (GpuMmaTile::producer_regs), `setmaxnreg` (sm_90a) lowers the
-// producers to 40 registers and raises the consumers to the rest of the
-// team's share (consumer_regs: 232 at one team per SM of 384 threads, whose
+// producers to 24 registers and raises the consumers to the rest of the
+// team's share (consumer_regs: 240 at one team per SM of 384 threads, whose
 // launch bounds give 168). ptxas allocates by region, so everything the
 // consumers keep (accumulators, K loop, epilogue) lives in their branch:
 // ws_mainloop hands them a `run` for the K loop instead of running it for them.
