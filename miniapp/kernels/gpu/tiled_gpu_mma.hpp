@@ -830,8 +830,8 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
 
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
-/// scratch stage; "kp": the K permutation, KPermK; "ws1": one producer warp, warp/ws_pipeline.hpp),
-/// e.g. "dmma16 w64x32 cp3 kp lb2 sw8", "dmma16 w64x32 cp3 ws1 lb2 sw8", or
+/// scratch stage; "kp": the K permutation, KPermK; "ws4": four producer warps, warp/ws_pipeline.hpp),
+/// e.g. "dmma16 w64x32 cp3 kp lb2 sw8", "dmma16k16 w64x32 cp4 ws4 lb1 sw8", or
 /// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256).
 template <class Cfg, class T>
 std::string gpu_mma_tag() {

@@ -128,12 +128,11 @@ template <class Cfg, class T, class Member, class Scratch, class Params, class C
 KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, const Params& p, const int bm,
                                         const int bn, const int tid, const int k_begin, const int k_end,
                                         const Consumer& consumer) {
-  constexpr int S = Cfg::stages, BK = Cfg::BK;
-  static_assert(S >= 2 && S <= 4, "2, 3 or 4 stages");
+  constexpr int S = Cfg::stages, BK = Cfg::BK;  // 2-4 stages: stage_loop's and async_mainloop's checks
   const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
   const bool producer = tid >= Cfg::consumer_threads;
-  const AsyncTileLoader<Cfg, T, Scratch, Cfg::producer_threads, true> al{p, bm, bn, producer ? tid - Cfg::consumer_threads : 0,
-                                                                   k_end};
+  using Loader = AsyncTileLoader<Cfg, T, Scratch, Cfg::producer_threads, true>;  // the producers', rolled
+  const Loader al{p, bm, bn, producer ? tid - Cfg::consumer_threads : 0, k_end};
 #if MMAPP_WS_MBARRIER
   std::uint64_t* const full = st.bars();
   std::uint64_t* const empty = full + S;
@@ -171,7 +170,7 @@ KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, c
 #else
   // The same roles on async_mainloop's schedule (file comment): as many team barriers in each branch.
   struct Issuer {
-    const AsyncTileLoader<Cfg, T, Scratch, Cfg::producer_threads, true>& al;
+    const Loader& al;
     bool producer;
     KOKKOS_INLINE_FUNCTION void issue(const Scratch& s_, const int s, const int k0) const {
       if (producer) al.issue(s_, s, k0);
