@@ -621,8 +621,8 @@ long wgmma_tile_bad(const long m, const long n, const long k, const int kt, cons
   for (int i = 0; i < Cfg::stage_bytes / 4; ++i) std::memcpy(stage + 4 * i, &nan, 4);
   std::vector<unsigned char> raw(std::size_t(Cfg::raw_bytes) + 16);
   unsigned char* const slot = raw.data() + (16 - reinterpret_cast<std::uintptr_t>(raw.data()) % 16) % 16;
-  for (int tid = 0; tid < Cfg::team_size; ++tid) {
-    if constexpr (Cfg::async) {  // cp.async to the raw slot (at once on the host), split from there
+  for (int tid = 0; tid < Cfg::loader_threads; ++tid) {
+    if constexpr (Cfg::async || Cfg::ws) {  // cp.async to the raw slot (at once on the host), split from there
       L::copy_raw(p, 0, 0, 0, kt, tid, slot);
       L::split_raw(stage, slot, tid);
     } else {
@@ -677,6 +677,16 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(wgmma_tile_bad<Cp>(128, 128, 32, 32, 32, 128, rng) == 0);
   CHECK(wgmma_tile_bad<Cp>(128, 128, 40, 30, 40, 132, rng) == 0);
   CHECK(wgmma_tile_bad<Cp>(90, 126, 19, 19, 21, 129, rng) == 0);
+  // The warp-specialized team's producer warpgroup: the same chunks over its 128 threads
+  // (8 of A and 2 blocks of B each, rolled loops), by cp.async to the raw slot.
+  using Ws = GpuWgmmaTile<128, 128, 1, 0, 8, false, 2, false, true>;
+  CHECK(wgmma_tile_bad<Ws>(128, 128, 32, 32, 32, 128, rng) == 0);
+  CHECK(wgmma_tile_bad<Ws>(101, 97, 23, 23, 25, 101, rng) == 0);
+  CHECK(Ws::team_size == 384);
+  CHECK(Ws::scratch_bytes == 2 * Ws::stage_bytes + 2 * Ws::raw_bytes + 4 * 8 + 1024);
+  CHECK(128 * Ws::producer_regs + 256 * Ws::consumer_regs <= 384 * 168);  // the launch bounds' share
+  CHECK(mmapp::gpu_wgmma_tag<mmapp::WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 2, false, true>>>() ==
+        "3xtf32 wgmma w64x128 ws lb1 sw8 wsplit256");
   // The map: warp w's rows 16w + g (+8), columns 8j + 2t (+1), each (row, column) once.
   std::vector<int> seen(64 * 128, 0);
   for (int w = 0; w < 4; ++w)

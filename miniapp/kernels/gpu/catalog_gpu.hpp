@@ -277,6 +277,13 @@ using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
 /// (WaveSplit, chunks of at least 256): the rule's wgmma_inplace_wsplit, for
 /// few tiles whose split by 1024 ends in a part-empty wave.
 using FloatWgmmaWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256>>;
+/// The same two in warp-specialized teams (GpuWgmmaTile::ws: a producer
+/// warpgroup loads and splits the K tiles while the two MMA warpgroups
+/// multiply; 193 KiB): the in-loop tiles' speed without the pre-split pass
+/// for few rows (M < 512; docs/performance.md, "Tensor cores, nineteenth round").
+using FloatWgmmaWsSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 2, false, true>;
+using FloatWgmmaWsWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 2, false, true>>;
+using FloatWgmmaWs = GpuWgmmaTile<128, 128, 1, 0, 8, false, 2, false, true>;
 /// Ladder (H200, 2026-11-25, docs/performance.md "Tensor cores, eighth
 /// round": slower): 64x128 in one warpgroup (97 KiB, two teams per SM;
 /// spills 64 bytes), 128x64 in two warpgroups of 64x64 (97 KiB), and the
@@ -519,6 +526,9 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
     v.push_back(wgmma_variant<FloatWgmmaWaves, Space, T>(R::wgmma_inplace_wsplit));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaWsSplitK, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaWsWaves, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaWs, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3SplitK, Space, T>());

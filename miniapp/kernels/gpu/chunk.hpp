@@ -4,8 +4,12 @@
 // (float4 / double2: one LDG.128 / LDS.128 / STG.128 on CUDA) and the
 // alignment test that decides whether a pointer may be accessed in such
 // units. Used by gemm_tiled_warp (kernels/gpu/warp/), the gemv kernels and
-// the split-K workspace check (splitk.hpp).
+// the split-K workspace check (splitk.hpp); the loop over a thread's chunks.
 #pragma once
+
+#include <Kokkos_Macros.hpp>
+
+#include "kernels/unroll.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +35,20 @@ inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_ca
 template <class T>
 bool rows_in_chunks(const T* p, long ld) {
   return aligned_to(p, 16) && ld % Chunk16<T>::width == 0;
+}
+
+/// f(l) for l < n: a thread's chunks of a tile, unrolled, or kept rolled
+/// where Rolled (a warp-specialized team's producers, left with few
+/// registers by setmaxnreg: warp/ws_pipeline.hpp, tiled_gpu_wgmma.hpp).
+template <int n, bool Rolled, class F>
+KOKKOS_FORCEINLINE_FUNCTION void chunk_loop(const F& f) {
+  if constexpr (Rolled) {
+    MMAPP_NO_UNROLL
+    for (int l = 0; l < n; ++l) f(l);
+  } else {
+    MMAPP_UNROLL
+    for (int l = 0; l < n; ++l) f(l);
+  }
 }
 
 }  // namespace detail

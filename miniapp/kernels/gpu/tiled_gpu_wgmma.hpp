@@ -53,6 +53,7 @@
 #include "kernels/gpu/warp/swizzle.hpp"
 #include "kernels/gpu/warp/tile.hpp"
 #include "kernels/gpu/warp/wgmma.hpp"
+#include "kernels/gpu/warp/ws_pipeline.hpp"
 #include "kernels/unroll.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/long_range.hpp"
@@ -76,12 +77,32 @@ namespace mmapp {
 /// of A (BM rows) and B (BN rows, K-major), 128 bytes a row, the raw slots
 /// when Async, plus 1 KiB to align the tiles (warp/wgmma.hpp).
 template <int BM_, int BN_, int MinBlocks_ = 1, int SplitKc_ = 0, int Swizzle_ = 8, bool Async_ = false,
-          int Stages_ = 2, bool Presplit_ = false>
+          int Stages_ = 2, bool Presplit_ = false, bool Producer_ = false>
 struct GpuWgmmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = detail::kWgmmaRowK;
-  static constexpr int WM = 64, WN = BN_;  ///< a warpgroup's tile
-  static constexpr int warpgroups = BM / 64;
-  static constexpr int team_size = 128 * warpgroups;
+  static constexpr int WM = 64, WN = BN_;     ///< a warpgroup's tile
+  static constexpr int warpgroups = BM / 64;  ///< the warpgroups that multiply
+  /// A producer warpgroup (warp-specialized team, see `ws` in the file
+  /// comment): 128 more threads that only load and split the K tiles.
+  static constexpr bool ws = Producer_;
+  static_assert(!Producer_ || (!Async_ && !Presplit_ && Stages_ == 2), "ws: its own ring (two stages, two raw slots)");
+  static constexpr int consumer_threads = 128 * warpgroups, producer_threads = Producer_ ? 128 : 0;
+  static constexpr int team_size = consumer_threads + producer_threads;
+  /// The threads that load and split a K tile (WgmmaLoader): the producers, or the whole team.
+  static constexpr int loader_threads = Producer_ ? producer_threads : team_size;
+  /// Registers per thread after setmaxnreg (ws, sm_90a): the producers 56, the MMA warpgroups what
+  /// that frees of the launch bounds' share (168 per thread at 384 threads: 128 x 56 + 256 x 224 =
+  /// 384 x 168; setmaxnreg.inc waits until the registers are free, so the sum may not pass what the
+  /// team was launched with). ptxas, CUDA 13.0: the producers spill 204 bytes at 24, 48 at 48, 8 at
+  /// 56 and 64; the MMA warpgroups' 192 accumulators fit 224.
+  static constexpr int launch_regs = 65536 / (MinBlocks_ > 0 ? MinBlocks_ : 1) / team_size / 8 * 8;
+  static constexpr int producer_regs = Producer_ ? 56 : 0;
+  static constexpr int consumer_regs_of() {
+    const int r = (team_size * (launch_regs > 255 ? 255 : launch_regs) - producer_threads * producer_regs) /
+                  consumer_threads / 8 * 8;
+    return r > 248 ? 248 : r;
+  }
+  static constexpr int consumer_regs = Producer_ ? consumer_regs_of() : 0;
   static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   /// 2: per K tile the warpgroup issues its twelve wgmma, waits for all of
@@ -104,7 +125,7 @@ struct GpuWgmmaTile {
   static_assert(!Presplit_ || (Stages_ == 3 && !Async_), "pre-split operands: three stages, cp.async loads");
   static constexpr int regs = BN / 2;  ///< accumulators per thread and per sum (acc, dc, t)
   static_assert(BM % 64 == 0 && BM > 0 && (BN == 64 || BN == 128), "BM: warpgroups of 64 rows; BN: 64 or 128");
-  static_assert((2 * BN) % team_size == 0 || team_size % (2 * BN) == 0, "B: 4x4 blocks over the team");
+  static_assert((2 * BN) % loader_threads == 0 || loader_threads % (2 * BN) == 0, "B: 4x4 blocks over the loaders");
   static_assert(SplitKc_ % BK == 0, "split-K chunk: whole K tiles");
   static constexpr int a_bytes = BM * detail::kWgmmaRowBytes;  ///< one part of A in a stage
   static constexpr int b_bytes = BN * detail::kWgmmaRowBytes;  ///< one part of B
@@ -113,10 +134,11 @@ struct GpuWgmmaTile {
   /// ring of two raw slots (the operands as loaded, a_bytes + b_bytes each),
   /// and are split from there; without it, through registers one tile ahead.
   static constexpr bool async = Async_;
-  static constexpr int raw_slots = Async_ ? 2 : 0;
+  static constexpr int raw_slots = Async_ || Producer_ ? 2 : 0;
   static constexpr int raw_bytes = a_bytes + b_bytes;
+  static constexpr int barrier_bytes = Producer_ ? 2 * stages * 8 : 0;  ///< ws: full and empty mbarriers per stage
   static constexpr std::size_t scratch_bytes =
-      std::size_t(stages * stage_bytes + raw_slots * raw_bytes + detail::kWgmmaAtomBytes);
+      std::size_t(stages * stage_bytes + raw_slots * raw_bytes + barrier_bytes + detail::kWgmmaAtomBytes);
 };
 
 namespace detail {
@@ -127,17 +149,21 @@ struct alignas(16) Tf32x4 {
 };
 
 /// One thread's share of a gemm_tiled_wgmma team's K tiles: the global loads
-/// into registers and the split stores to a scratch stage.
+/// into registers and the split stores to a scratch stage, by the team's
+/// Threads loading threads (Cfg::loader_threads: the whole team, or a
+/// warp-specialized team's producer warpgroup, tid counted from its first):
 ///   A: la 16-byte chunks, chunk c = tid + l * team: row c / 8, K chunk c % 8
 ///      (a row's 8 chunks in 8 consecutive lanes: coalesced, conflict-free).
 ///   B: lb blocks of 4 K rows x 4 columns, block b = tid + l * team: K chunk
 ///      b % 8, columns 4 (b / 8) .. + 3; stored transposed, one 16-byte
 ///      chunk (4 K values) per column (8 consecutive lanes: 8 chunk indices).
 /// Stage layout: A big | A small | B big | B small, each a swizzled tile.
-template <class Cfg>
+/// Rolled: the chunk loops of copy_raw and split_raw kept rolled (a
+/// producer warpgroup, left with few registers by setmaxnreg).
+template <class Cfg, int Threads = Cfg::loader_threads, bool Rolled = false>
 struct WgmmaLoader {
   using Chunk = Chunk16<float>;
-  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, team = Cfg::team_size;
+  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, team = Threads;
   static constexpr int la = BM * (BK / 4) / team;
   static constexpr int lb = (BK / 4) * (BN / 4) >= team ? (BK / 4) * (BN / 4) / team : 1;
   static_assert(BM * (BK / 4) % team == 0, "A: whole chunks per thread");
@@ -191,35 +217,37 @@ struct WgmmaLoader {
     for (int q = 0; q < 4; ++q) tf32_split(x[q], big.v[q], small.v[q]);
   }
 
+  /// A's chunk l of thread tid, split, to both parts of the stage at `stage`.
+  KOKKOS_INLINE_FUNCTION static void store_a(unsigned char* stage, const int tid, const int l, const Chunk& x) {
+    const int off = wgmma_chunk_offset(a_row(tid, l), a_chunk(tid, l));
+    Tf32x4 big, small;
+    split(x.v, big, small);
+    *reinterpret_cast<Tf32x4*>(stage + off) = big;
+    *reinterpret_cast<Tf32x4*>(stage + Cfg::a_bytes + off) = small;
+  }
+  /// B's block l of thread tid (its 4 K rows), split and transposed, to both parts of the stage.
+  KOKKOS_INLINE_FUNCTION static void store_b(unsigned char* stage, const int tid, const int l, const Chunk (&x)[4]) {
+    unsigned char* const b_big = stage + 2 * Cfg::a_bytes;
+    MMAPP_UNROLL
+    for (int j = 0; j < 4; ++j) {  // column b_col + j: its 4 K values
+      const float col[4] = {x[0].v[j], x[1].v[j], x[2].v[j], x[3].v[j]};
+      const int off = wgmma_chunk_offset(b_col(tid, l) + j, b_chunk(tid, l));
+      Tf32x4 big, small;
+      split(col, big, small);
+      *reinterpret_cast<Tf32x4*>(b_big + off) = big;
+      *reinterpret_cast<Tf32x4*>(b_big + Cfg::b_bytes + off) = small;
+    }
+  }
+
   /// The fetched tile -> the stage at `stage` (1024-byte aligned): A's chunks
   /// in place, B's blocks transposed, both parts of every element.
   KOKKOS_INLINE_FUNCTION static void store(unsigned char* stage, const int tid, const FragmentA& ra,
                                            const FragmentB& rb) {
-    unsigned char* const a_big = stage;
-    unsigned char* const a_small = stage + Cfg::a_bytes;
-    unsigned char* const b_big = stage + 2 * Cfg::a_bytes;
-    unsigned char* const b_small = b_big + Cfg::b_bytes;
     MMAPP_UNROLL
-    for (int l = 0; l < la; ++l) {
-      const int off = wgmma_chunk_offset(a_row(tid, l), a_chunk(tid, l));
-      Tf32x4 big, small;
-      split(ra[l].v, big, small);
-      *reinterpret_cast<Tf32x4*>(a_big + off) = big;
-      *reinterpret_cast<Tf32x4*>(a_small + off) = small;
-    }
+    for (int l = 0; l < la; ++l) store_a(stage, tid, l, ra[l]);
     MMAPP_UNROLL
-    for (int l = 0; l < lb; ++l) {
-      if (!b_has(tid, l)) continue;
-      MMAPP_UNROLL
-      for (int j = 0; j < 4; ++j) {  // column b_col + j: its 4 K values
-        const float x[4] = {rb[l][0].v[j], rb[l][1].v[j], rb[l][2].v[j], rb[l][3].v[j]};
-        const int off = wgmma_chunk_offset(b_col(tid, l) + j, b_chunk(tid, l));
-        Tf32x4 big, small;
-        split(x, big, small);
-        *reinterpret_cast<Tf32x4*>(b_big + off) = big;
-        *reinterpret_cast<Tf32x4*>(b_small + off) = small;
-      }
-    }
+    for (int l = 0; l < lb; ++l)
+      if (b_has(tid, l)) store_b(stage, tid, l, rb[l]);
   }
 
   /// B blocks in a K tile (each 4 chunks of 16 bytes).
@@ -252,15 +280,13 @@ struct WgmmaLoader {
   /// bytes). Zero outside the matrix and [k0, k_end). Not committed.
   KOKKOS_INLINE_FUNCTION static void copy_raw(const WarpGemmParams<float>& p, const int bm, const int bn, const int k0,
                                               const int k_end, const int tid, unsigned char* raw) {
-    MMAPP_UNROLL
-    for (int l = 0; l < la; ++l) {
+    chunks<la>([&](const int l) {
       const int r = bm + a_row(tid, l), k = k0 + 4 * a_chunk(tid, l);
       const int valid = r < p.M ? within(k, k_end) : 0;
       raw_chunk(raw + (tid + l * team) * 16, valid > 0 ? p.A + long(r) * p.lda + k : p.A, valid, p.vec_a);
-    }
-    MMAPP_UNROLL
-    for (int l = 0; l < lb; ++l) {
-      if (!b_has(tid, l)) continue;
+    });
+    chunks<lb>([&](const int l) {
+      if (!b_has(tid, l)) return;
       const int c = bn + b_col(tid, l), kr = k0 + 4 * b_chunk(tid, l);
       MMAPP_UNROLL
       for (int i = 0; i < 4; ++i) {
@@ -268,25 +294,29 @@ struct WgmmaLoader {
         raw_chunk(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16,
                   valid > 0 ? p.B + long(kr + i) * p.ldb + c : p.B, valid, p.vec_b);
       }
-    }
+    });
   }
 
   /// Async: this thread's chunks from the raw slot (copy_raw's places, its
-  /// copies waited for) split and stored to the stage at `stage` (store).
+  /// copies waited for) split and stored to the stage at `stage` (store),
+  /// one A chunk or B block at a time.
   KOKKOS_INLINE_FUNCTION static void split_raw(unsigned char* stage, const unsigned char* raw, const int tid) {
-    FragmentA ra;
-    FragmentB rb;
-    MMAPP_UNROLL
-    for (int l = 0; l < la; ++l) ra[l] = *reinterpret_cast<const Chunk*>(raw + (tid + l * team) * 16);
-    MMAPP_UNROLL
-    for (int l = 0; l < lb; ++l) {
+    chunks<la>(
+        [&](const int l) { store_a(stage, tid, l, *reinterpret_cast<const Chunk*>(raw + (tid + l * team) * 16)); });
+    chunks<lb>([&](const int l) {
+      if (!b_has(tid, l)) return;
+      Chunk x[4];
       MMAPP_UNROLL
       for (int i = 0; i < 4; ++i)
-        rb[l][i] = b_has(tid, l)
-                       ? *reinterpret_cast<const Chunk*>(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16)
-                       : Chunk{};
-    }
-    store(stage, tid, ra, rb);
+        x[i] = *reinterpret_cast<const Chunk*>(raw + Cfg::a_bytes + (i * b_blocks + tid + l * team) * 16);
+      store_b(stage, tid, l, x);
+    });
+  }
+
+  /// f(l) for l < n, unrolled (or kept rolled: Rolled).
+  template <int n, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void chunks(const F& f) {
+    chunk_loop<n, Rolled>(f);
   }
 
   /// Descriptors of K step s (0..3) of the stage at scratch address `st`:
@@ -408,6 +438,166 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
 
 }  // namespace detail
 
+namespace detail {
+
+/// One K tile's products on the stage at scratch address st by warpgroup wg
+/// (warp w, lane): its four big products into tp (from zero) committed as
+/// one group, its eight small ones into dc as another; waits until only the
+/// latter may be pending (so every earlier group is done: the previous K
+/// tile's small products too) and adds tp to acc in FP32 (GpuWgmmaTile::
+/// stages, three-stage form). smem: the stages' generic address (the host's
+/// emulation reads through it).
+template <class Cfg, int R>
+KOKKOS_INLINE_FUNCTION void wgmma_tile_overlapped(const std::uint32_t st, const unsigned char* smem, const int wg,
+                                                  const int w, const int lane, float (&tp)[R], float (&dc)[R],
+                                                  float (&acc)[R]) {
+  using L = WgmmaLoader<Cfg>;
+  wgmma_fence();
+  wgmma_fence_operands(tp);
+  MMAPP_UNROLL
+  for (int j = 0; j < Cfg::BK / kWgmmaK; ++j)
+    wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
+  wgmma_commit();
+  MMAPP_UNROLL
+  for (int j = 0; j < Cfg::BK / kWgmmaK; ++j) {
+    wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
+    wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
+  }
+  wgmma_commit();
+  wgmma_wait<1>();  // every group but the small products just issued
+  wgmma_fence_operands(tp);
+  MMAPP_UNROLL
+  for (int i = 0; i < R; ++i) acc[i] += tp[i];
+}
+
+/// The epilogue of warpgroup wg's 64 x BN slice of the block tile (bm, bn):
+/// C = acc + dc * 2^-11 (+ beta C), or slice `slice`'s split-K partial
+/// (params.out), inside M x N only.
+template <class Cfg, int R>
+KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, const int slice, const int bm,
+                                           const int bn, const int wg, const int w, const int lane,
+                                           const float (&acc)[R], const float (&dc)[R]) {
+  float* const o = params.out + (params.slices > 1 ? slice * params.slice_elems : 0);
+  const bool scale = params.slices == 1 && params.beta != 0.0f;
+  MMAPP_UNROLL
+  for (int i = 0; i < R; ++i) {
+    const int row = bm + 64 * wg + wgmma_d_row(w, lane, i);
+    const int col = bn + wgmma_d_col(lane, i);
+    if (row >= params.M || col >= params.N) continue;
+    const float c = acc[i] + dc[i] * (1.0f / float(kTf32SmallScale));
+    float* const dst = o + long(row) * params.ldo + col;
+    *dst = scale ? c + params.beta * *dst : c;
+  }
+}
+
+/// The K loop and epilogue of a warp-specialized team (GpuWgmmaTile::ws;
+/// file comment): the producer warpgroup (tid >= consumer_threads) copies
+/// K tile kt by cp.async into raw slot kt mod 2, two tiles ahead, then,
+/// once stage kt mod 2 is empty, splits it there (each thread its own
+/// chunks: its cp.async wait suffices), fences the stores for the async
+/// proxy and arrives on the stage's `full` mbarrier; the MMA warpgroups
+/// wait on `full`, run wgmma_tile_overlapped and, once it has waited for
+/// the previous K tile's small products, arrive on that tile's `empty`
+/// (mbarriers and setmaxnreg: warp/ws_pipeline.hpp). The split of tile
+/// kt + 1 thus overlaps the small products of tile kt. smem: the team's
+/// 1024-byte aligned scratch (two stages, two raw slots, 4 mbarriers);
+/// sbase: its shared-memory address. Where mbarriers do not exist (host
+/// passes, builds before sm_90, which list no such variant) the same roles
+/// take turns at team barriers.
+template <class Cfg, class Member>
+KOKKOS_INLINE_FUNCTION void wgmma_ws_team(const Member& team, const WarpGemmParams<float>& params, unsigned char* smem,
+                                          const std::uint32_t sbase, const int bm, const int bn, const int slice,
+                                          const int k_begin, const int k_end) {
+  using L = WgmmaLoader<Cfg, Cfg::producer_threads, true>;
+  constexpr int R = Cfg::regs, S = Cfg::stages, BK = Cfg::BK;
+  static_assert(S == 2 && Cfg::raw_slots == 2, "ws: two stages, two raw slots");
+  const int tid = team.team_rank();
+  const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
+  const bool producer = tid >= Cfg::consumer_threads;
+  const int pt = tid - Cfg::consumer_threads;  // the producer's thread index
+  unsigned char* const raw = smem + S * Cfg::stage_bytes;
+  const auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
+    if (kt < ktiles) L::copy_raw(params, bm, bn, k_begin + kt * BK, k_end, pt, raw + (kt & 1) * Cfg::raw_bytes);
+    cp_async_commit();
+  };
+  const auto multiply = [&](const auto& mainloop) {  // the MMA warpgroups' accumulators, K loop, epilogue
+    const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
+    float acc[R], dc[R], tp[R];
+    MMAPP_UNROLL
+    for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
+    mainloop([&](const int s) {
+      wgmma_tile_overlapped<Cfg>(sbase + std::uint32_t(s * Cfg::stage_bytes), smem, wg, w, lane, tp, dc, acc);
+    });
+    wgmma_wait<0>();
+    wgmma_fence_operands(dc);
+    wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
+  };
+#if MMAPP_WS_MBARRIER
+  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(raw + Cfg::raw_slots * Cfg::raw_bytes);
+  std::uint64_t* const empty = full + S;
+  if (tid == 0)
+    for (int s = 0; s < S; ++s) {
+      mbar_init(full + s, Cfg::producer_threads);
+      mbar_init(empty + s, Cfg::consumer_threads);
+    }
+  team.team_barrier();  // the barriers initialized, for every thread
+  if (producer) {
+    set_max_regs<false, Cfg::producer_regs>();  // to the MMA warpgroups
+    load(0);
+    load(1);
+    MMAPP_NO_UNROLL
+    for (int kt = 0; kt < ktiles; ++kt) {
+      const int s = kt & 1;
+      cp_async_wait<1>();                         // tile kt landed (the older of two groups)
+      mbar_wait(empty + s, ((kt >> 1) & 1) ^ 1);  // the stage's previous tile's products done
+      L::split_raw(smem + s * Cfg::stage_bytes, raw + s * Cfg::raw_bytes, pt);
+      wgmma_fence_proxy();  // the stores, visible to wgmma (the async proxy)
+      mbar_arrive(full + s);
+      load(kt + 2);  // into the raw slot just read (this thread's chunks only)
+    }
+    cp_async_wait<0>();
+    cta_barrier();  // with the MMA warpgroups' below: every wait done
+  } else {
+    set_max_regs<true, Cfg::consumer_regs>();
+    multiply([&](const auto& products) {
+      MMAPP_NO_UNROLL
+      for (int kt = 0; kt < ktiles; ++kt) {
+        const int s = kt & 1;
+        mbar_wait(full + s, (kt >> 1) & 1);
+        products(s);
+        if (kt > 0) mbar_arrive(empty + (s ^ 1));  // tile kt - 1's products all done
+      }
+    });
+    cta_barrier();
+    if (tid == 0)  // the words may be reused (a block that runs another team initializes them again)
+      for (int s = 0; s < 2 * S; ++s) mbar_inval(full + s);
+  }
+#else
+  // Turns at team barriers: the producers copy and split tile kt, then the MMA warpgroups multiply.
+  const auto produce = [&](const int kt) {
+    if (!producer) return;
+    load(kt);
+    cp_async_wait<0>();
+    L::split_raw(smem + (kt & 1) * Cfg::stage_bytes, raw + (kt & 1) * Cfg::raw_bytes, pt);
+    wgmma_fence_proxy();
+  };
+  const auto loop = [&](const auto& products) {
+    for (int kt = 0; kt < ktiles; ++kt) {
+      produce(kt);
+      team.team_barrier();
+      if (!producer) products(kt & 1);
+      team.team_barrier();
+    }
+  };
+  if (producer)
+    loop([](int) {});
+  else
+    multiply(loop);
+#endif
+}
+
+}  // namespace detail
+
 /// Bytes of workspace a GpuWgmmaTile variant needs for an m x n x k GEMM:
 /// with `presplit` the split-K partials and the pre-split operands
 /// (detail::WgmmaPresplit), else tiled_gpu_workspace_bytes (the partials and
@@ -433,7 +623,6 @@ template <class Cfg, class Space, class T>
 void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(std::is_same_v<T, float>, "wgmma variants: float (3xTF32)");
   using L = detail::WgmmaLoader<Cfg>;
-  constexpr int R = Cfg::regs;
 
   const auto C = args.C;
   const int M = C.extent(0), N = C.extent(1), K = args.A.extent(1);
@@ -473,8 +662,6 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
         const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
         const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
         const int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
-        const int tid = team.team_rank();
-        const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
         // The stages from the first 1024-byte boundary of the team's scratch.
         unsigned char* const raw = static_cast<unsigned char*>(team.team_shmem().get_shmem(params.scratch_bytes));
         unsigned char* const smem =
@@ -484,178 +671,161 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
         // Pre-split: this block's rows of A big, A small, B big, B small (WgmmaPresplit).
         const std::uint32_t* const parts[4] = {pre + long(bm) * kp, pre + (mp + bm) * kp, pre + (2 * mp + bn) * kp,
                                                pre + (2 * mp + np + bn) * kp};
-        float acc[R], dc[R], tp[R];
-        MMAPP_UNROLL
-        for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
+        if constexpr (Cfg::ws) {  // the producer warpgroup and the MMA warpgroups (wgmma_ws_team)
+          (void)parts;
+          detail::wgmma_ws_team<Cfg>(team, params, smem, sbase, bm, bn, slice, k_begin, k_end);
+        } else {
+          const int tid = team.team_rank();
+          const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
+          constexpr int R = Cfg::regs;
+          float acc[R], dc[R], tp[R];
+          MMAPP_UNROLL
+          for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
 
-        const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
-        // The tile's three wgmma per K step of the stage at scratch address st.
-        auto mmas = [&](const std::uint32_t st) {
-          detail::wgmma_fence();
-          detail::wgmma_fence_operands(tp);
-          detail::wgmma_fence_operands(dc);
-          MMAPP_UNROLL
-          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-            const std::uint64_t ab = L::desc_a(st, 0, wg, j), as = L::desc_a(st, 1, wg, j);
-            const std::uint64_t bb = L::desc_b(st, 0, j), bs = L::desc_b(st, 1, j);
-            detail::wgmma_tf32_op(tp, ab, bb, j > 0, smem, w, lane);
-            detail::wgmma_tf32_op(dc, as, bb, true, smem, w, lane);  // small products
-            detail::wgmma_tf32_op(dc, ab, bs, true, smem, w, lane);
-          }
-          detail::wgmma_commit();
-        };
-        // Waits for the tile's group and adds its big products in FP32 (round to nearest).
-        auto finish = [&]() {
-          detail::wgmma_wait<0>();
-          detail::wgmma_fence_operands(tp);
-          detail::wgmma_fence_operands(dc);
-          MMAPP_UNROLL
-          for (int i = 0; i < R; ++i) acc[i] += tp[i];
-        };
-        // Three stages: the tile's big products (t) and its small ones as two
-        // groups; t added once its group is done, while the small ones run.
-        auto overlapped = [&](const std::uint32_t st) {
-          detail::wgmma_fence();
-          detail::wgmma_fence_operands(tp);
-          MMAPP_UNROLL
-          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j)
-            detail::wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
-          detail::wgmma_commit();
-          MMAPP_UNROLL
-          for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-            detail::wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
-            detail::wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
-          }
-          detail::wgmma_commit();
-          detail::wgmma_wait<1>();  // every group but the small products just issued
-          detail::wgmma_fence_operands(tp);
-          MMAPP_UNROLL
-          for (int i = 0; i < R; ++i) acc[i] += tp[i];
-        };
-        if constexpr (Cfg::async) {
-          // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
-          unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
-          auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
-            if (kt < ktiles)
-              L::copy_raw(params, bm, bn, k_begin + kt * Cfg::BK, k_end, tid, raw + (kt & 1) * Cfg::raw_bytes);
-            detail::cp_async_commit();
-          };
-          load(0);
-          load(1);
-          detail::cp_async_wait<1>();
-          if (ktiles > 0) L::split_raw(smem, raw, tid);
-          load(2);
-          detail::wgmma_fence_proxy();
-          team.team_barrier();
-          for (int kt = 0; kt < ktiles; ++kt) {
-            const int s = kt & 1;
-            mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
-            if (kt + 1 < ktiles) {  // tile kt + 1: landed (its group is the older of two), split, stored
-              detail::cp_async_wait<1>();
-              L::split_raw(smem + (s ^ 1) * Cfg::stage_bytes, raw + ((kt + 1) & 1) * Cfg::raw_bytes, tid);
-              detail::wgmma_fence_proxy();
-              load(kt + 3);
-            }
-            finish();
-            team.team_barrier();
-          }
-          detail::cp_async_wait<0>();
-        } else if constexpr (Cfg::presplit) {
-          // Per K tile and thread: 16 chunks (4 per part) by cp.async into
-          // the stage one tile ahead; the wgmma as in the three-stage path.
-          // The stage loaded in trip kt (tile kt + 1) was last read by tile
-          // kt - 2, waited for by every warpgroup before this trip's barrier.
-          auto load = [&](const int kt, const int stage) {
-            unsigned char* const st = smem + stage * Cfg::stage_bytes;
-            const long k = k_begin + long(kt) * Cfg::BK;
-            constexpr int la = Cfg::BM * 8 / Cfg::team_size, lb = Cfg::BN * 8 / Cfg::team_size;  // chunks per part
-            static_assert(la * Cfg::team_size == Cfg::BM * 8 && lb * Cfg::team_size == Cfg::BN * 8, "whole chunks");
+          const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+          // The tile's three wgmma per K step of the stage at scratch address st.
+          auto mmas = [&](const std::uint32_t st) {
+            detail::wgmma_fence();
+            detail::wgmma_fence_operands(tp);
+            detail::wgmma_fence_operands(dc);
             MMAPP_UNROLL
-            for (int part = 0; part < 4; ++part) {
-              unsigned char* const dst =
-                  st + (part < 2 ? part * Cfg::a_bytes : 2 * Cfg::a_bytes + (part - 2) * Cfg::b_bytes);
-              MMAPP_UNROLL
-              for (int l = 0; l < (part < 2 ? la : lb); ++l) {
-                const int c = tid + l * Cfg::team_size, r = c / 8, q = c % 8;
-                detail::cp_async16(dst + detail::wgmma_chunk_offset(r, q), parts[part] + r * kp + k + 4 * q, 16);
-              }
+            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+              const std::uint64_t ab = L::desc_a(st, 0, wg, j), as = L::desc_a(st, 1, wg, j);
+              const std::uint64_t bb = L::desc_b(st, 0, j), bs = L::desc_b(st, 1, j);
+              detail::wgmma_tf32_op(tp, ab, bb, j > 0, smem, w, lane);
+              detail::wgmma_tf32_op(dc, as, bb, true, smem, w, lane);  // small products
+              detail::wgmma_tf32_op(dc, ab, bs, true, smem, w, lane);
             }
-            detail::cp_async_commit();
+            detail::wgmma_commit();
           };
-          if (ktiles > 0) load(0, 0);
-          int s = 0;  // kt % 3
-          for (int kt = 0; kt < ktiles; ++kt) {
-            detail::cp_async_wait<0>();
+          // Waits for the tile's group and adds its big products in FP32 (round to nearest).
+          auto finish = [&]() {
+            detail::wgmma_wait<0>();
+            detail::wgmma_fence_operands(tp);
+            detail::wgmma_fence_operands(dc);
+            MMAPP_UNROLL
+            for (int i = 0; i < R; ++i) acc[i] += tp[i];
+          };
+          // Three stages: the tile's big products (t) and its small ones as two
+          // groups; t added once its group is done, while the small ones run.
+          auto overlapped = [&](const std::uint32_t st) {
+            detail::wgmma_tile_overlapped<Cfg>(st, smem, wg, w, lane, tp, dc, acc);
+          };
+          if constexpr (Cfg::async) {
+            // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
+            unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
+            auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
+              if (kt < ktiles)
+                L::copy_raw(params, bm, bn, k_begin + kt * Cfg::BK, k_end, tid, raw + (kt & 1) * Cfg::raw_bytes);
+              detail::cp_async_commit();
+            };
+            load(0);
+            load(1);
+            detail::cp_async_wait<1>();
+            if (ktiles > 0) L::split_raw(smem, raw, tid);
+            load(2);
             detail::wgmma_fence_proxy();
             team.team_barrier();
-            const int next = s == 2 ? 0 : s + 1;
-            if (kt + 1 < ktiles) load(kt + 1, next);
-            overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
-            s = next;
-          }
-          detail::wgmma_wait<0>();
-          detail::wgmma_fence_operands(dc);
-        } else if constexpr (Cfg::stages == 3) {
-          // Tile kt's big products (t), then its small ones, each group
-          // committed; t is added once its group is done, while the small
-          // products run (Cfg::stages).
-          typename L::FragmentA ra;
-          typename L::FragmentB rb;
-          if (ktiles > 0) {
-            L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
-            L::store(smem, tid, ra, rb);
-            if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
-          }
-          detail::wgmma_fence_proxy();
-          team.team_barrier();
-          int s = 0;  // kt % 3
-          for (int kt = 0; kt < ktiles; ++kt) {
-            overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
-            const int next = s == 2 ? 0 : s + 1;
-            if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
-              L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
-              detail::wgmma_fence_proxy();
+            for (int kt = 0; kt < ktiles; ++kt) {
+              const int s = kt & 1;
+              mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+              if (kt + 1 < ktiles) {  // tile kt + 1: landed (its group is the older of two), split, stored
+                detail::cp_async_wait<1>();
+                L::split_raw(smem + (s ^ 1) * Cfg::stage_bytes, raw + ((kt + 1) & 1) * Cfg::raw_bytes, tid);
+                detail::wgmma_fence_proxy();
+                load(kt + 3);
+              }
+              finish();
+              team.team_barrier();
             }
-            if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
-            team.team_barrier();
-            s = next;
-          }
-          detail::wgmma_wait<0>();
-          detail::wgmma_fence_operands(dc);
-        } else {
-          typename L::FragmentA ra;
-          typename L::FragmentB rb;
-          if (ktiles > 0) {
-            L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
-            L::store(smem, tid, ra, rb);
-            if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
-          }
-          detail::wgmma_fence_proxy();
-          team.team_barrier();
-          for (int kt = 0; kt < ktiles; ++kt) {
-            const int s = kt & 1;
-            mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
-            if (kt + 1 < ktiles) {  // the next K tile, loaded one trip ago, to the other stage
-              L::store(smem + (s ^ 1) * Cfg::stage_bytes, tid, ra, rb);
+            detail::cp_async_wait<0>();
+          } else if constexpr (Cfg::presplit) {
+            // Per K tile and thread: 16 chunks (4 per part) by cp.async into
+            // the stage one tile ahead; the wgmma as in the three-stage path.
+            // The stage loaded in trip kt (tile kt + 1) was last read by tile
+            // kt - 2, waited for by every warpgroup before this trip's barrier.
+            auto load = [&](const int kt, const int stage) {
+              unsigned char* const st = smem + stage * Cfg::stage_bytes;
+              const long k = k_begin + long(kt) * Cfg::BK;
+              constexpr int la = Cfg::BM * 8 / Cfg::team_size, lb = Cfg::BN * 8 / Cfg::team_size;  // chunks per part
+              static_assert(la * Cfg::team_size == Cfg::BM * 8 && lb * Cfg::team_size == Cfg::BN * 8, "whole chunks");
+              MMAPP_UNROLL
+              for (int part = 0; part < 4; ++part) {
+                unsigned char* const dst =
+                    st + (part < 2 ? part * Cfg::a_bytes : 2 * Cfg::a_bytes + (part - 2) * Cfg::b_bytes);
+                MMAPP_UNROLL
+                for (int l = 0; l < (part < 2 ? la : lb); ++l) {
+                  const int c = tid + l * Cfg::team_size, r = c / 8, q = c % 8;
+                  detail::cp_async16(dst + detail::wgmma_chunk_offset(r, q), parts[part] + r * kp + k + 4 * q, 16);
+                }
+              }
+              detail::cp_async_commit();
+            };
+            if (ktiles > 0) load(0, 0);
+            int s = 0;  // kt % 3
+            for (int kt = 0; kt < ktiles; ++kt) {
+              detail::cp_async_wait<0>();
               detail::wgmma_fence_proxy();
+              team.team_barrier();
+              const int next = s == 2 ? 0 : s + 1;
+              if (kt + 1 < ktiles) load(kt + 1, next);
+              overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
+              s = next;
             }
-            if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
-            finish();
+            detail::wgmma_wait<0>();
+            detail::wgmma_fence_operands(dc);
+          } else if constexpr (Cfg::stages == 3) {
+            // Tile kt's big products (t), then its small ones, each group
+            // committed; t is added once its group is done, while the small
+            // products run (Cfg::stages).
+            typename L::FragmentA ra;
+            typename L::FragmentB rb;
+            if (ktiles > 0) {
+              L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
+              L::store(smem, tid, ra, rb);
+              if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
+            }
+            detail::wgmma_fence_proxy();
             team.team_barrier();
-          }
-        }  // register path
+            int s = 0;  // kt % 3
+            for (int kt = 0; kt < ktiles; ++kt) {
+              overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
+              const int next = s == 2 ? 0 : s + 1;
+              if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
+                L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
+                detail::wgmma_fence_proxy();
+              }
+              if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+              team.team_barrier();
+              s = next;
+            }
+            detail::wgmma_wait<0>();
+            detail::wgmma_fence_operands(dc);
+          } else {
+            typename L::FragmentA ra;
+            typename L::FragmentB rb;
+            if (ktiles > 0) {
+              L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
+              L::store(smem, tid, ra, rb);
+              if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
+            }
+            detail::wgmma_fence_proxy();
+            team.team_barrier();
+            for (int kt = 0; kt < ktiles; ++kt) {
+              const int s = kt & 1;
+              mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+              if (kt + 1 < ktiles) {  // the next K tile, loaded one trip ago, to the other stage
+                L::store(smem + (s ^ 1) * Cfg::stage_bytes, tid, ra, rb);
+                detail::wgmma_fence_proxy();
+              }
+              if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+              finish();
+              team.team_barrier();
+            }
+          }  // register path
 
-        // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
-        T* const o = params.out + (params.slices > 1 ? slice * params.slice_elems : 0);
-        const bool scale = params.slices == 1 && params.beta != T(0);
-        MMAPP_UNROLL
-        for (int i = 0; i < R; ++i) {
-          const int row = bm + 64 * wg + detail::wgmma_d_row(w, lane, i);
-          const int col = bn + detail::wgmma_d_col(lane, i);
-          if (row >= params.M || col >= params.N) continue;
-          const T c = acc[i] + dc[i] * (T(1) / T(detail::kTf32SmallScale));
-          T* const dst = o + long(row) * params.ldo + col;
-          *dst = scale ? c + params.beta * *dst : c;
+          // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
+          detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
         }
       });
   plan.reduce(space, C, args.beta);
@@ -668,6 +838,7 @@ std::string gpu_wgmma_tag() {
   if (Cfg::async) t += " cp";
   if (Cfg::stages != 2) t += " " + std::to_string(Cfg::stages) + "st";
   if (Cfg::presplit) t += " pre";
+  if (Cfg::ws) t += " ws";
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);

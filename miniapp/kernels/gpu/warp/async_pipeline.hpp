@@ -61,13 +61,7 @@ struct AsyncTileLoader {
   /// f(l) for l < n, unrolled (or kept rolled: Rolled).
   template <int n, class F>
   KOKKOS_FORCEINLINE_FUNCTION static void chunks(const F& f) {
-    if constexpr (Rolled) {
-      MMAPP_NO_UNROLL
-      for (int l = 0; l < n; ++l) f(l);
-    } else {
-      MMAPP_UNROLL
-      for (int l = 0; l < n; ++l) f(l);
-    }
+    chunk_loop<n, Rolled>(f);
   }
 
   const WarpGemmParams<T>& p;  ///< A, B, lda, ldb, M, N, vec_a, vec_b
