@@ -535,12 +535,7 @@ KOKKOS_INLINE_FUNCTION void wgmma_ws_team(const Member& team, const WarpGemmPara
 #if MMAPP_WS_MBARRIER
   std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(raw + Cfg::raw_slots * Cfg::raw_bytes);
   std::uint64_t* const empty = full + S;
-  if (tid == 0)
-    for (int s = 0; s < S; ++s) {
-      mbar_init(full + s, Cfg::producer_threads);
-      mbar_init(empty + s, Cfg::consumer_threads);
-    }
-  team.team_barrier();  // the barriers initialized, for every thread
+  mbar_init_ring<S>(team, full, Cfg::producer_threads, Cfg::consumer_threads);
   if (producer) {
     set_max_regs<false, Cfg::producer_regs>();  // to the MMA warpgroups
     load(0);
@@ -569,8 +564,7 @@ KOKKOS_INLINE_FUNCTION void wgmma_ws_team(const Member& team, const WarpGemmPara
       }
     });
     cta_barrier();
-    if (tid == 0)  // the words may be reused (a block that runs another team initializes them again)
-      for (int s = 0; s < 2 * S; ++s) mbar_inval(full + s);
+    if (tid == 0) mbar_inval_ring<S>(full);
   }
 #else
   // Turns at team barriers: the producers copy and split tile kt, then the MMA warpgroups multiply.

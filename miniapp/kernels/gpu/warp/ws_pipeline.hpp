@@ -104,6 +104,26 @@ KOKKOS_FORCEINLINE_FUNCTION void mbar_wait(std::uint64_t* bar, const unsigned pa
         : "memory");
   } while (!done);
 }
+
+/// Initializes a ring of S stages' mbarriers, full[0..S) then empty[0..S) (each stage's `full`
+/// counting `producers` arrivals a phase, its `empty` `consumers`), by thread 0, then a team
+/// barrier so every thread sees them.
+template <int S, class Member>
+KOKKOS_INLINE_FUNCTION void mbar_init_ring(const Member& team, std::uint64_t* full, const unsigned producers,
+                                           const unsigned consumers) {
+  if (team.team_rank() == 0)
+    for (int s = 0; s < S; ++s) {
+      mbar_init(full + s, producers);
+      mbar_init(full + S + s, consumers);
+    }
+  team.team_barrier();
+}
+/// Invalidates the ring's 2 S mbarriers (the words may be reused: a block that runs another team
+/// initializes them again); one thread, after every wait on them.
+template <int S>
+KOKKOS_INLINE_FUNCTION void mbar_inval_ring(std::uint64_t* full) {
+  for (int s = 0; s < 2 * S; ++s) mbar_inval(full + s);
+}
 #endif
 
 /// A barrier of the whole CTA that threads may reach from different branches (`bar.sync 0`:
@@ -136,12 +156,7 @@ KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, c
 #if MMAPP_WS_MBARRIER
   std::uint64_t* const full = st.bars();
   std::uint64_t* const empty = full + S;
-  if (tid == 0)
-    for (int s = 0; s < S; ++s) {
-      mbar_init(full + s, Cfg::producer_threads);
-      mbar_init(empty + s, Cfg::consumer_threads);
-    }
-  team.team_barrier();  // the barriers initialized, for every thread
+  mbar_init_ring<S>(team, full, Cfg::producer_threads, Cfg::consumer_threads);
   if (producer) {
     if constexpr (Cfg::producer_regs > 0) set_max_regs<false, Cfg::producer_regs>();  // to the consumers
     for (int kt = 0; kt < ktiles; ++kt) {
@@ -164,8 +179,7 @@ KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, c
       });
     });
     cta_barrier();
-    if (tid == 0)  // the words may be reused (a block that runs another team initializes them again)
-      for (int s = 0; s < 2 * S; ++s) mbar_inval(full + s);
+    if (tid == 0) mbar_inval_ring<S>(full);
   }
 #else
   // The same roles on async_mainloop's schedule (file comment): as many team barriers in each branch.
