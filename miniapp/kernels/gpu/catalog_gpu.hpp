@@ -277,10 +277,14 @@ using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
 /// (WaveSplit, chunks of at least 256): the rule's wgmma_inplace_wsplit, for
 /// few tiles whose split by 1024 ends in a part-empty wave.
 using FloatWgmmaWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256>>;
-/// The same two in warp-specialized teams (GpuWgmmaTile::ws: a producer
-/// warpgroup loads and splits the K tiles while the two MMA warpgroups
-/// multiply; 193 KiB): the in-loop tiles' speed without the pre-split pass
-/// for few rows (M < 512; docs/performance.md, "Tensor cores, nineteenth round").
+/// Ladder: the same two and the whole tile in warp-specialized teams
+/// (GpuWgmmaTile::ws: a producer warpgroup copies the K tiles by cp.async to
+/// raw slots and splits them into the stages while two MMA warpgroups
+/// multiply; 193 KiB). Slower: 0.70-0.92 of the in-loop tiles' speed, 0.70
+/// at 4096^3 (one H100, 2026-11-27, docs/performance.md "Tensor cores,
+/// nineteenth round"). By count, the raw slots add 64 KiB of scratch traffic
+/// per K tile to the 208 KiB of the split stores and the wgmma reads, and
+/// 128 threads split what 256 did.
 using FloatWgmmaWsSplitK = GpuWgmmaTile<128, 128, 1, 1024, 8, false, 2, false, true>;
 using FloatWgmmaWsWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 2, false, true>>;
 using FloatWgmmaWs = GpuWgmmaTile<128, 128, 1, 0, 8, false, 2, false, true>;
@@ -526,12 +530,12 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
     v.push_back(wgmma_variant<FloatWgmmaWaves, Space, T>(R::wgmma_inplace_wsplit));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmmaWsSplitK, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmmaWsWaves, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmmaWs, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3SplitK, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaWsSplitK, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaWsWaves, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaWs, Space, T>());
     }
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64x128, Space, T>());
