@@ -33,12 +33,18 @@
 //     With three stages (GpuWgmmaTile::stages), t is added while the
 //     tile's small products run, and the barrier is passed with them
 //     queued, so the tensor core is not drained at every K tile.
+//     With `ws` (GpuWgmmaTile), a warp-specialized team: a producer
+//     warpgroup copies the K tiles by cp.async into the raw slots and
+//     splits them into two stages, the MMA warpgroups multiply, and the two
+//     sides meet at mbarriers instead of a team barrier (wgmma_ws_team;
+//     warp/ws_pipeline.hpp). Slower than the register path (the raw slots'
+//     scratch traffic, half the threads splitting): ladder variants only.
 // Where this build has no wgmma (the catalog lists these variants only for
 // sm_90a builds, kGpuWgmma) the device code aborts; on the host the
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
 // the host tests use to check the loader, the layout and the fragment map.
 // Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team = 128 W
-// threads. Any M, N, K >= 0, any row stride and alignment (masked loads at
+// threads (128 more with ws). Any M, N, K >= 0, any row stride and alignment (masked loads at
 // the edges; misaligned operands copied to aligned rows where C reuses them
 // enough: aligned_operands.hpp). FLOPs: 2*M*N*K (three tensor-core products
 // per multiply-add).
