@@ -217,6 +217,19 @@ struct WgmmaLoader {
     }
   }
 
+  /// The register paths' first two of the ktiles K tiles of [k0, k_end):
+  /// the first fetched, split and stored to the stage at `stage`, the second
+  /// fetched into ra, rb (those that exist).
+  KOKKOS_INLINE_FUNCTION static void prologue(const WarpGemmParams<float>& p, const int bm, const int bn, const int k0,
+                                              const int k_end, const int ktiles, const int tid, unsigned char* stage,
+                                              FragmentA& ra, FragmentB& rb) {
+    if (ktiles > 0) {
+      fetch(p, bm, bn, k0, k_end, tid, ra, rb);
+      store(stage, tid, ra, rb);
+      if (ktiles > 1) fetch(p, bm, bn, k0 + BK, k_end, tid, ra, rb);
+    }
+  }
+
   /// Splits x's four values into big and small TF32 parts (tf32_split).
   KOKKOS_INLINE_FUNCTION static void split(const float (&x)[4], Tf32x4& big, Tf32x4& small) {
     MMAPP_UNROLL
@@ -780,11 +793,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             // products run (Cfg::stages).
             typename L::FragmentA ra;
             typename L::FragmentB rb;
-            if (ktiles > 0) {
-              L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
-              L::store(smem, tid, ra, rb);
-              if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
-            }
+            L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
             detail::wgmma_fence_proxy();
             team.team_barrier();
             int s = 0;  // kt % 3
@@ -804,11 +813,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
           } else {
             typename L::FragmentA ra;
             typename L::FragmentB rb;
-            if (ktiles > 0) {
-              L::fetch(params, bm, bn, k_begin, k_end, tid, ra, rb);
-              L::store(smem, tid, ra, rb);
-              if (ktiles > 1) L::fetch(params, bm, bn, k_begin + Cfg::BK, k_end, tid, ra, rb);
-            }
+            L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
             detail::wgmma_fence_proxy();
             team.team_barrier();
             for (int kt = 0; kt < ktiles; ++kt) {
