@@ -314,6 +314,11 @@ using FloatWgmmaPreSplitK512 = GpuWgmmaTile<128, 128, 1, 512, 8, false, 3, true>
 using FloatWgmmaPreSplitK2048 = GpuWgmmaTile<128, 128, 1, 2048, 8, false, 3, true>;
 /// The same with K split into the slices that fill the waves (WaveSplit, chunks of at least 256).
 using FloatWgmmaPreWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 3, true>>;
+/// The pre-split tile 64 rows high (one warpgroup, 145 KiB, one team per SM), split by 2048 and in
+/// the waves' slices: for M of 100-200, where 128-row tiles pad the most (160 rows: 83% of 192
+/// against 63% of 256). Not in the rule (docs/performance.md, "Tensor cores, nineteenth round").
+using FloatWgmmaPre64SplitK2048 = GpuWgmmaTile<64, 128, 1, 2048, 8, false, 3, true>;
+using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3, true>>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -530,6 +535,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
     v.push_back(wgmma_variant<FloatWgmmaWaves, Space, T>(R::wgmma_inplace_wsplit));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3SplitK, Space, T>());
