@@ -44,10 +44,10 @@
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
 // the host tests use to check the loader, the layout and the fragment map.
 // Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team = 128 W
-// threads (128 more with ws). Any M, N, K >= 0, any row stride and alignment (masked loads at
-// the edges; misaligned operands copied to aligned rows where C reuses them
-// enough: aligned_operands.hpp). FLOPs: 2*M*N*K (three tensor-core products
-// per multiply-add).
+// threads (128 more with ws). Any M, N, K >= 0, any row stride and
+// alignment (masked loads at the edges; misaligned operands copied to
+// aligned rows where C reuses them enough: aligned_operands.hpp). FLOPs:
+// 2*M*N*K (three tensor-core products per multiply-add).
 #pragma once
 
 #include "kernels/gpu/aligned_operands.hpp"
