@@ -710,15 +710,18 @@ TEST_CASE("wgmma pre-split pass: every part element is the split of its A or B e
   // to whole 128-wide tiles and 32-wide K tiles, big and small TF32 parts (tf32_split). Shapes: A's
   // rows read in 16-byte loads (K = 100, aligned) and element by element (K = 31: odd lda; pad 1:
   // rows 4 bytes off), N not a multiple of the 8 columns a warp's items take, K tails.
+  // bm: the block tile's rows, to which A's rows are padded (the last case: the 64-row tile's, 40 -> 64).
   struct Case {
-    long m, n, k, pad;
+    long m, n, k, pad, bm;
   };
-  for (const Case c : {Case{129, 257, 31, 0}, Case{200, 130, 100, 0}, Case{77, 9, 45, 1}, Case{512, 128, 64, 0}}) {
-    INFO("m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad);
+  for (const Case c : {Case{129, 257, 31, 0, 128}, Case{200, 130, 100, 0, 128}, Case{77, 9, 45, 1, 128},
+                       Case{512, 128, 64, 0, 128}, Case{40, 130, 45, 0, 64}}) {
+    INFO("m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad << " bm=" << c.bm);
     const auto A = mmapp_test::padded<Host, float>(c.m, c.k, c.pad, 0, 77, 1.0f, mmapp::Init::wide);
     const auto B = mmapp_test::padded<Host, float>(c.k, c.n, c.pad, 1, 77, 1.0f, mmapp::Init::wide);
     const mmapp::Matrix<float, Host> C("C", c.m, c.n);
-    const mmapp::detail::WgmmaPresplit ps(c.m, c.n, c.k, 128, 128, 0);
+    const mmapp::detail::WgmmaPresplit ps(c.m, c.n, c.k, int(c.bm), 128, 0);
+    REQUIRE(ps.mp == (c.m + c.bm - 1) / c.bm * c.bm);
     mmapp::Workspace<Host> work("work", ps.bytes());
     Kokkos::deep_copy(work, char(0x7f));  // every part byte the pass must overwrite
     mmapp::detail::wgmma_presplit_pass(Host(), mmapp::GemmArgs<Host, float>{A, B, C, 0.0f, work}, ps);
