@@ -681,7 +681,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             raw + ((detail::kWgmmaAtomBytes - std::uintptr_t(raw) % detail::kWgmmaAtomBytes) % detail::kWgmmaAtomBytes);
         const std::uint32_t sbase = detail::wgmma_smem_addr(smem, smem);
 
-        // Pre-split: this block's rows of A big, A small, B big, B small (WgmmaPresplit).
+        // Pre-split: this block's rows of A big, A small, B big, B small (WgmmaPresplit). Here, not
+        // in the branch that reads them: nvcc refuses an extended lambda's first capture (pre, mp,
+        // np, kp) inside `if constexpr`.
         const std::uint32_t* const parts[4] = {pre + long(bm) * kp, pre + (mp + bm) * kp, pre + (2 * mp + bn) * kp,
                                                pre + (2 * mp + np + bn) * kp};
         if constexpr (Cfg::ws) {  // the producer warpgroup and the MMA warpgroups (wgmma_ws_team)
