@@ -591,6 +591,30 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == C::wgmma_inplace_wsplit);
   }
+  // Tiles under 60% used, where the SIMT tiles are no fuller: the in-loop wave split where the 128x128
+  // tile's use is at least 0.6 of the fullest SIMT tile's (twentieth round, one H100: M 129-153 and
+  // M or N 65-76, 0.75; 300 x 148, 0.63); the SIMT choice where it is under (0.5-0.56: 96 x 148, 140 x
+  // 140, 40 x 8192, 4096 x 40; 64 x 4096 and 4096 x 64, whose 64x64 tiles are full).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{150, 6000, 20000},
+                                                                {129, 6000, 20000},
+                                                                {153, 4096, 8192},
+                                                                {150, 1024, 100000},
+                                                                {70, 6000, 20000},
+                                                                {300, 148, 50000},
+                                                                {4096, 72, 8192},
+                                                                {1000, 72, 20000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(false, m, n, k, true, &why) == C::wgmma_inplace_wsplit);
+    CHECK(why.find("slices filling the waves, operands split in the K loop") != std::string::npos);
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{96, 148, 100000},
+                                                                {140, 140, 300000},
+                                                                {40, 8192, 8192},
+                                                                {4096, 40, 8192},
+                                                                {2000, 60, 10000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
+  }
   CHECK(rule(false, 100, 3000, 262144, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);

@@ -6,6 +6,7 @@
 #include "kernels/gpu/aligned_operands.hpp"  // operand_copied: which misaligned operands the kernels copy
 #include "kernels/gpu/splitk.hpp"            // splitk_slices: how many K slices a split variant makes
 
+#include <algorithm>
 
 namespace mmapp {
 
@@ -217,10 +218,21 @@ double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double effici
 
 // The float wgmma tile splitting its operands in the K loop (3xTF32, one team per SM; H200,
 // 2026-11-25, docs/performance.md "Tensor cores, eighth round"), the rule's where M < 512 or N <
-// 128: the split by 1024 where M*N fills at least 60% of the 128x128 tiles (100 x 100 x 300000:
-// 61%, 79.5% of cuBLAS SGEMM against 72.8% on the split 64x64 SIMT tile) and its teams fill at
-// least two waves to 70% (513 x 1025 x 2049: 135 teams on 132 SMs, 53% against 83%).
-constexpr double kWgmmaSplitMinUse = 0.6;
+// 128: the split by 1024 where its teams fill at least two waves to 70% (513 x 1025 x 2049: 135
+// teams on 132 SMs, 53% of cuBLAS SGEMM against 83%), and where M*N fills its 128x128 tiles at
+// least kWgmmaSplitUseRatio as full as the fullest SIMT tile (64x64, 96x96 or 128x128) fills its
+// own: 3xTF32 on wgmma runs a tile's cell about 1/0.6 times as fast as the SIMT tiles (4096^3:
+// 167.6% of cuBLAS SGEMM against about 100). Twentieth round (one H100, 2026-11-27, % of cuBLAS
+// SGEMM, the in-loop wave split against the SIMT tile the rule took, (wgmma use / SIMT use)): it
+// gained at 0.625-1 (150 x 6000 x 20000 92.3 / 65.5 (0.75), 129 x 6000 x 20000 90.1 / 63.6 (0.75),
+// 70 x 6000 x 20000 88.3 / 69.1 (0.75), 150 x 1024 x 100000 72.8 / 50.1 (0.75), 200 x 148 x
+// 100000 116.0 / 97.4 (0.75), 4096 x 72 x 8192 105.3 / 89.8 (0.76), 1000 x 72 x 20000 115.3 /
+// 102.0 (0.77), 300 x 148 x 50000 84.8 / 78.4 (0.63); 153 x 4096 x 8192 tied, 79.2 / 79.1 (0.75))
+// and lost at 0.5-0.56 (96 x 148 x 100000 98.9 / 104.9 (0.56), 140 x 140 x 300000 73.2 / 84.6
+// (0.56), 4096 x 40 x 8192 86.4 / 108.1, 40 x 8192 x 8192 51.9 / 78.0, 20 x 8192 x 20000 34.0 /
+// 50.3 (0.5)). A plain use threshold (0.6 of the wgmma tile's cells, to that round) left M 129-153
+// and N under 77 on the SIMT tiles.
+constexpr double kWgmmaSplitUseRatio = 0.6;
 constexpr double kWgmmaSplitMinFill = 0.7;
 // The tiles on operands split once per GEMM (GpuWgmmaTile::presplit; "Tensor cores, ninth round")
 // where M >= 512 and N >= 128: below, the pass costs more than it saves (24.5% of cuBLAS SGEMM
@@ -330,6 +342,15 @@ constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 // misplaced by the ratio only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 /
 // 97.6 (0.89)).
 constexpr double kThinPresplitInloopRatio = 0.92;
+
+/// The use (use_of) of the fullest of the float SIMT tiles (64x64, 96x96, 128x128) on an m x n C.
+double simt_best_use(long m, long n) {
+  namespace rt = rule_tiles;
+  double best = 0.0;
+  for (const RuleTile* t : {&rt::kFloatSmall, &rt::kFloatMidSplitK, &rt::kFloatBig})
+    best = std::max(best, use_of(*t, tiles_of(*t, m, n), m, n));
+  return best;
+}
 
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
 std::string waves_split_text(int slices) { return "K split into " + std::to_string(slices) + " slices filling the waves"; }
@@ -444,7 +465,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
   if (splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) <= 1 ||
-      use_of(big, tiles, m, n) < kWgmmaSplitMinUse)
+      use_of(big, tiles, m, n) < kWgmmaSplitUseRatio * simt_best_use(m, n))
     return C::none;
   // A split whose teams fill their waves (at least min_waves) to kWgmmaSplitMinFill, estimated at
   // most kSplitWaveGain of the unsplit tile's time.

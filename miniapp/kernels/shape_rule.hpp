@@ -206,12 +206,13 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// (0.92) of its time. Else, below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only (as above): when K > 1024,
-/// M*N fills at least kWgmmaSplitMinUse of the 128x128 tiles, and either
+/// M*N fills the 128x128 tiles at least kWgmmaSplitUseRatio (0.6) as full as the
+/// fullest float SIMT tile (64x64, 96x96, 128x128) fills its own, and either
 /// the split by 1024's teams fill at least two waves or the wave split's
 /// at least one, to at least kWgmmaSplitMinFill, that split estimated by
 /// split_wave_time (with splitk_reduce_time) at most kSplitWaveGain of the
 /// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
-/// in docs/performance.md ("Tensor cores", eighth to tenth and sixteenth rounds).
+/// in docs/performance.md ("Tensor cores", eighth to tenth, sixteenth and twentieth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false);
 
