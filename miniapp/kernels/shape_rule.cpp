@@ -224,13 +224,15 @@ double dmma_wave_time(const RuleTile& t, long m, long n, long sms, double effici
 // own: 3xTF32 on wgmma runs a tile's cell about 1/0.6 times as fast as the SIMT tiles (4096^3:
 // 167.6% of cuBLAS SGEMM against about 100). Twentieth round (one H100, 2026-11-27, % of cuBLAS
 // SGEMM, the in-loop wave split against the SIMT tile the rule took, (wgmma use / SIMT use)): it
-// gained at 0.625-1 (150 x 6000 x 20000 92.3 / 65.5 (0.75), 129 x 6000 x 20000 90.1 / 63.6 (0.75),
+// gained at 0.62-0.77 (150 x 6000 x 20000 92.3 / 65.5 (0.75), 129 x 6000 x 20000 90.1 / 63.6 (0.75),
 // 70 x 6000 x 20000 88.3 / 69.1 (0.75), 150 x 1024 x 100000 72.8 / 50.1 (0.75), 200 x 148 x
 // 100000 116.0 / 97.4 (0.75), 4096 x 72 x 8192 105.3 / 89.8 (0.76), 1000 x 72 x 20000 115.3 /
-// 102.0 (0.77), 300 x 148 x 50000 84.8 / 78.4 (0.63); 153 x 4096 x 8192 tied, 79.2 / 79.1 (0.75))
+// 102.0 (0.77), 300 x 148 x 50000 84.8 / 78.4 (0.62); 153 x 4096 x 8192 tied, 79.2 / 79.1 (0.75))
 // and lost at 0.5-0.56 (96 x 148 x 100000 98.9 / 104.9 (0.56), 140 x 140 x 300000 73.2 / 84.6
 // (0.56), 4096 x 40 x 8192 86.4 / 108.1, 40 x 8192 x 8192 51.9 / 78.0, 20 x 8192 x 20000 34.0 /
-// 50.3 (0.5)). A plain use threshold (0.6 of the wgmma tile's cells, to that round) left M 129-153
+// 50.3 (0.5)). On twelve shapes not used to fit it (ratios 0.49-0.75) the rule took the faster
+// tile, or one within 2% of it, on eleven; at 260 x 152 x 60000 (0.56) the SIMT tile ran 75.5
+// against 85.6. A plain use threshold (0.6 of the wgmma tile's cells, to that round) left M 129-153
 // and N under 77 on the SIMT tiles.
 constexpr double kWgmmaSplitUseRatio = 0.6;
 constexpr double kWgmmaSplitMinFill = 0.7;
