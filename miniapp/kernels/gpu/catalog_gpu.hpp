@@ -322,8 +322,8 @@ using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3
 /// The tile splitting its operands in the K loop, 64 rows high in two stages (one warpgroup, 97
 /// KiB, two teams per SM), split by 1024 and in the waves' slices (two slots per SM): for M
 /// 129-192 with few column tiles, where 128-row tiles run part empty (150 rows fill 78% of 192,
-/// 59% of 256) and split K the most. Not in the rule; prepared in the twentieth round, not yet
-/// measured (docs/performance.md, "Tensor cores, twentieth round").
+/// 59% of 256) and split K the most. Ladder variants until measured (prepared in the twentieth
+/// round: docs/performance.md, "Tensor cores, twentieth round").
 using FloatWgmma64SplitK = GpuWgmmaTile<64, 128, 2, 1024>;
 using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
 
@@ -544,9 +544,9 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());
     if constexpr (kLadderVariants) {
+      v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3SplitK, Space, T>());
       v.push_back(wgmma_variant<FloatWgmmaWsSplitK, Space, T>());
