@@ -594,7 +594,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // Tiles under 60% used, where the SIMT tiles are no fuller: the in-loop wave split where the 128x128
   // tile's use is at least 0.6 of the fullest SIMT tile's (twentieth round, one H100: M 129-153 and
   // M or N 65-76, 0.75; 300 x 148, 0.62); the SIMT choice where it is under (0.5-0.56: 96 x 148, 140 x
-  // 140, 40 x 8192, 4096 x 40; 64 x 4096 and 4096 x 64, whose 64x64 tiles are full).
+  // 140, 40 x 8192, 4096 x 40, 2000 x 60; 64 x 4096 and 4096 x 64, whose 64x64 tiles are full, above).
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{150, 6000, 20000},
                                                                 {129, 6000, 20000},
                                                                 {153, 4096, 8192},
