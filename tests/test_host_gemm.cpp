@@ -226,6 +226,27 @@ TEMPLATE_LIST_TEST_CASE("gemm_goto: every block loop more than once, padded rows
   check_every_isa<TestType, double>("goto");
 }
 
+TEST_CASE("gemm_goto: a team's B panel slots are its own in every NC block, the block's panels all covered",
+          "[host]") {
+  // Teams do not wait for each other between NC blocks: a slot that two teams use in two blocks (the last
+  // block narrower) is a data race, which the multi-team gemm_goto checks above catch only by chance.
+  for (long slots = 1; slots <= 24; ++slots)
+    for (long teams = 1; teams <= 9; ++teams)
+      for (long panels = 1; panels <= slots; ++panels) {
+        INFO("slots " << slots << " teams " << teams << " panels " << panels);
+        long next = 0;
+        for (long t = 0; t < teams; ++t) {
+          const auto [lo, hi] = mmapp::host::team_panels(panels, slots, t, teams);
+          const auto [own_lo, own_hi] = mmapp::host::team_panels(slots, slots, t, teams);
+          CHECK(lo == next);  // contiguous, in team order: the panels of the block covered once
+          CHECK(lo <= hi);
+          if (lo < hi) CHECK((own_lo <= lo && hi <= own_hi));  // inside the team's slots of a full block
+          next = hi;
+        }
+        CHECK(next == panels);
+      }
+}
+
 TEMPLATE_LIST_TEST_CASE("gemm_rows: every row count up to 2R + 1, partial strip, every ISA",
                         "[host][kernels][host_isa]", HostSpaces) {
   check_every_isa<TestType, float>("rows");

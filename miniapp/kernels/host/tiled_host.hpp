@@ -23,9 +23,9 @@
 //   MC, NC, KC: host_blocking.hpp, from this machine's caches (Low et al. 2016).
 //   Parallel mapping: TeamPolicy with one team of all the host threads (up to
 //   the backend's team size limit, 64 on OpenMP; more threads form further
-//   teams that split the columns); each member takes a contiguous share (as
-//   TeamThreadRange would) of the B micro-panels (packing) and of the work
-//   items (compute).
+//   teams that split the columns, each its fixed slots of the packed B panel:
+//   team_panels); each member takes a contiguous share (as TeamThreadRange
+//   would) of the B micro-panels (packing) and of the work items (compute).
 //   Scratch: PerThread level 1, MC*KC*sizeof(T) (the packed A block);
 //   workspace KC*NC*sizeof(T) (the packed B panel; goto_workspace_bytes).
 //
@@ -79,6 +79,18 @@ template <class Member>
 inline std::pair<long, long> team_share(const Member& tm, long lo, long hi) {
   const long n = hi - lo, r = tm.team_rank(), nt = tm.team_size();
   return {lo + n * r / nt, lo + n * (r + 1) / nt};
+}
+
+/// The B micro-panels [first, last) of one NC block of `panels` panels that
+/// team t of `teams` packs and computes in gemm_goto: the team's fixed share
+/// of the workspace's `slots` = NC / NR panel slots, clipped to the block
+/// (panels <= slots). Fixed, not a share of `panels`: teams do not wait for
+/// each other between NC blocks, so a team that moves on to a narrower last
+/// block must never pack into a slot another team still reads; with shares of
+/// `panels` the slots move between teams when the panel count changes (N = 17,
+/// NR = 4, NC = 12: 3 panels, then 2), a data race.
+inline std::pair<long, long> team_panels(long panels, long slots, long t, long teams) {
+  return {std::min(panels, slots * t / teams), std::min(panels, slots * (t + 1) / teams)};
 }
 
 /// Threads per team for the host GEMM on `space`: all of its threads, or,
@@ -157,8 +169,9 @@ void gemm_goto(const Space& space, const GemmArgs<Space, T>& args, const HostCac
     for (long jc = 0; jc < N; jc += blk.nc) {
       const long nc = std::min<long>(blk.nc, N - jc);
       const long panels = (nc + NR - 1) / NR;
-      const long p_lo = panels * t / nteams, p_hi = panels * (t + 1) / nteams;  // this team's columns
-      if (p_lo == p_hi) continue;                                                // (uniform over the team)
+      const auto mine = team_panels(panels, blk.nc / NR, t, nteams);  // this team's columns
+      const long p_lo = mine.first, p_hi = mine.second;
+      if (p_lo == p_hi) continue;  // (uniform over the team)
       const long tp = p_hi - p_lo;
       const long ns = std::min<long>(tp, blk.n_splits);
       const long items = long(blk.m_blocks) * ns;
