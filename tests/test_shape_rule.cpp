@@ -704,6 +704,55 @@ TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, th
   // A split that makes one slice is the unsplit tile.
   CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmmaSplitK2048, 3000, 3000, 2000, 132) ==
         mmapp::wgmma_presplit_time(rt::kFloatWgmma, 3000, 3000, 2000, 132));
+  // A given rate of multiply-adds per byte prices the pass instead of 16 (the thin step on a device
+  // with more bandwidth per SM); 16 is the default.
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132, 11.0) ==
+        Catch::Approx(17.0 * 128 * 128 * (320 + 128) + 11.0 * 12.0 * (6016 + 6016) * 320 / 132));
+  CHECK(mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132, 16.0) ==
+        mmapp::wgmma_presplit_time(rt::kFloatWgmma, 6000, 6000, 300, 132));
+}
+
+TEST_CASE("GPU shape rule with wgmma: below M 512 the pass is priced at the device's bandwidth per SM", "[rule]") {
+  const auto rule = [](long m, long n, long k, double bandwidth, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, true, bandwidth);
+  };
+  const auto presplit = [](C c) {
+    return c == C::wgmma_big || c == C::wgmma_splitk || c == C::wgmma_splitk512 || c == C::wgmma_splitk2048 ||
+           c == C::wgmma_wsplit;
+  };
+  std::string why;
+  // An H100's bandwidth (3.35 TB/s on 132 SMs, where the pass was measured) or none reported: the
+  // same choices over a grid.
+  for (const long m : {9L, 100L, 150L, 300L, 513L, 4096L})
+    for (const long n : {64L, 128L, 1024L, 6000L})
+      for (const long k : {1025L, 8192L, 100000L}) {
+        INFO(m << "x" << n << "x" << k);
+        CHECK(rule(m, n, k, 3.35e12) == rule(m, n, k, 0.0));
+      }
+  // An H200 (4.8 TB/s): M 100-300 with K long over 1000-6000 columns takes the pre-split tile, where
+  // the H100 keeps the in-loop split (twenty-first round: 80.0-95.8% of cuBLAS SGEMM against 72.1-81.6).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{145, 2000, 50000},
+                                                                {150, 1024, 100000},
+                                                                {140, 3000, 30000},
+                                                                {180, 2048, 40000},
+                                                                {190, 4096, 16384},
+                                                                {100, 6000, 1025}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(m, n, k, 3.35e12) == C::wgmma_inplace_wsplit);
+    CHECK(presplit(rule(m, n, k, 4.8e12, &why)));
+    CHECK(why.find("(M < 512: the pass pays, by the estimates, the pass at 4.8 TB/s)") != std::string::npos);
+  }
+  // M >= 512 or N < 128 (the in-loop split ahead on an H200 there, fifteenth round): not the thin
+  // step, the bandwidth changes nothing.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{5000, 128, 20000},
+                                                                {2500, 128, 30000},
+                                                                {3000, 128, 12000},
+                                                                {512, 128, 8192},
+                                                                {4096, 72, 8192},
+                                                                {8192, 8192, 8192}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(m, n, k, 4.8e12) == rule(m, n, k, 0.0));
+  }
 }
 
 TEST_CASE("wgmma_inloop_split_time: 1.6 x the split tile's waves, no pass, the reduction", "[rule]") {

@@ -5,7 +5,7 @@
 // calls a generic lambda with a default-constructed instance of the space
 // named at run time. This is how one binary built with the `cuda` preset runs
 // either backend; and how many SMs a GPU space has, as the kernels count
-// them (gpu_sm_estimate).
+// them (gpu_sm_estimate), and its memory bandwidth (gpu_memory_bandwidth).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,26 @@ namespace mmapp {
 template <class Space>
 long gpu_sm_estimate(const Space& space) {
   return std::max<long>(1, long(space.concurrency()) / 2048);
+}
+
+/// The peak memory bandwidth of a GPU space's device in bytes per second:
+/// 2 x its memory clock x its bus width (double data rate, as NVIDIA's
+/// bandwidthTest and the CUDA samples compute it; an H100 SXM 3.35e12, an
+/// H200 4.8e12), from cudaDevAttrMemoryClockRate and
+/// cudaDevAttrGlobalMemoryBusWidth. 0 on host spaces and where CUDA does not
+/// report them (the shape rule then assumes an H100's bandwidth per SM).
+template <class Space>
+double gpu_memory_bandwidth(const Space& space) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    int clock_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, space.cuda_device()) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, space.cuda_device()) == cudaSuccess)
+      return 2.0 * double(clock_khz) * 1e3 * double(bus_bits) / 8.0;
+  }
+#endif
+  (void)space;
+  return 0.0;
 }
 
 namespace detail {

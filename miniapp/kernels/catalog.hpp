@@ -97,7 +97,8 @@ std::vector<KernelVariant<Space, T>> variants_named(const std::string& name) {
 /// problem's shape, and the rule that chose it in `why` (for the report).
 /// `same_name` holds every compiled variant of that kernel, in catalog order
 /// (not empty); returns an index into it. On GPU spaces `tiled` follows
-/// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate, its
+/// gpu_shape_rule (shape_rule.hpp) with the space's gpu_sm_estimate and
+/// gpu_memory_bandwidth, its
 /// tensor-core choices enabled when the list has the DMMA (double) or wgmma
 /// (float) variants: the variant tagged with the rule's choice (the first
 /// one when none is). On
@@ -129,8 +130,8 @@ std::size_t default_variant(const std::vector<KernelVariant<Space, T>>& same_nam
         sm90a = sm90a || (tensor_cores_allowed &&
                           (v.rule == GpuRuleChoice::wgmma_big || v.rule == GpuRuleChoice::dmma_deep_ws));
       }
-      const GpuRuleChoice c =
-          gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma, deep, sm90a);
+      const GpuRuleChoice c = gpu_shape_rule(std::is_same_v<T, double>, m, n, k, gpu_sm_estimate(Space()), &why, dmma,
+                                             deep, sm90a, gpu_memory_bandwidth(Space()));
       for (std::size_t i = 0; i < same_name.size(); ++i)
         if (same_name[i].rule == c) return i;
       return 0;

@@ -7,6 +7,7 @@
 #include "kernels/gpu/splitk.hpp"            // splitk_slices: how many K slices a split variant makes
 
 #include <algorithm>
+#include <cstdio>
 
 namespace mmapp {
 
@@ -289,7 +290,7 @@ constexpr double kWgmmaMinEfficiency = 0.2;
 // 0.97).
 constexpr double kWgmmaSplitGain = 0.9;
 
-double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) {
+double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms, double fma_per_byte) {
   constexpr long kTileK = 32;  // the wgmma tile's K tile: the pass pads K to it, a slice takes whole ones
   const auto up = [](long x, long q) { return (x + q - 1) / q * q; };
   const RuleSplit sp = rule_split(t, m, n, k, sizeof(float), sms);  // one team per SM
@@ -298,8 +299,8 @@ double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms) 
   const long waves = waves_of(tiles_of(t, m, n) * slices, sms);
   const double pass_bytes = 12.0 * double(up(m, t.bm) + up(n, t.bn)) * double(up(k, kTileK));
   const double reduce_bytes = slices > 1 ? double(slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
-  return double(waves) * t.bm * t.bn * (double(chunk) + kWgmmaTeamOverheadK) +
-         kWgmmaFmaPerByte * (pass_bytes + reduce_bytes) / double(sms);
+  const double fpb = fma_per_byte > 0.0 ? fma_per_byte : kWgmmaFmaPerByte;
+  return double(waves) * t.bm * t.bn * (double(chunk) + kWgmmaTeamOverheadK) + fpb * (pass_bytes + reduce_bytes) / double(sms);
 }
 
 double wgmma_inloop_split_time(const RuleTile& t, long m, long n, long k, long sms) {
@@ -344,6 +345,30 @@ constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 // misplaced by the ratio only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 /
 // 97.6 (0.89)).
 constexpr double kThinPresplitInloopRatio = 0.92;
+// The thin step's pass at the device's memory bandwidth per SM (gpu_shape_rule's mem_bandwidth):
+// kWgmmaFmaPerByte (16) was measured on an H100 (3.35 TB/s, 132 SMs); the pass runs at the memory's
+// speed, the tile at the SMs', so a device with more bandwidth per SM pays proportionally fewer
+// multiply-adds per byte (an H200, 4.8 TB/s: 11). Measured (twenty-first round, one H200,
+// 2026-11-27, % of cuBLAS SGEMM, pre-split / in-loop wave splits): 145 x 2000 x 50000 84.9 / 72.4,
+// 150 x 1024 x 100000 80.0 / 72.1, 140 x 3000 x 30000 89.7 / 78.0, 180 x 2048 x 40000 95.8 / 81.6,
+// 190 x 4096 x 16384 90.2 / 77.1, 100 x 6000 x 1025 82.0 / 67.2, where one H100 ran 73.7 / 71.2,
+// 66.5 / 72.8 and 78.3 / 78.5 at the first three (twentieth round): the pre-split tile 12-19%
+// faster on the H200, the in-loop tile as fast. Only here: at M >= 512 the H200 measured the
+// in-loop tile ahead where this scaling would move N = 128 to the pass (fifteenth round).
+constexpr double kRuleBandwidthPerSm = 3.35e12 / 132.0;
+
+/// kWgmmaFmaPerByte at `mem_bandwidth` bytes per second on `sms` SMs (<= 0: the H100's, unscaled).
+double thin_fma_per_byte(double mem_bandwidth, long sms) {
+  return mem_bandwidth > 0.0 ? kWgmmaFmaPerByte * kRuleBandwidthPerSm * double(sms) / mem_bandwidth : kWgmmaFmaPerByte;
+}
+
+/// ", the pass at X.X TB/s" for the selection text where the device's bandwidth was given, else "".
+std::string bandwidth_text(double mem_bandwidth) {
+  if (mem_bandwidth <= 0.0) return "";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, ", the pass at %.1f TB/s", mem_bandwidth / 1e12);
+  return buf;
+}
 
 /// The use (use_of) of the fullest of the float SIMT tiles (64x64, 96x96, 128x128) on an m x n C.
 double simt_best_use(long m, long n) {
@@ -379,18 +404,18 @@ struct PresplitFit {
   GpuRuleChoice choice;
   double time;
 };
-PresplitFit presplit_best(long m, long n, long k, long sms) {
+PresplitFit presplit_best(long m, long n, long k, long sms, double fma_per_byte = kWgmmaFmaPerByte) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   const PresplitFit splits[] = {{&rt::kFloatWgmmaSplitK512, C::wgmma_splitk512, 0.0},
                                 {&rt::kFloatWgmmaSplitK, C::wgmma_splitk, 0.0},
                                 {&rt::kFloatWgmmaSplitK2048, C::wgmma_splitk2048, 0.0},
                                 {&rt::kFloatWgmmaWaves, C::wgmma_wsplit, 0.0}};
-  const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms);
+  const double t_whole = wgmma_presplit_time(rt::kFloatWgmma, m, n, k, sms, fma_per_byte);
   PresplitFit best{&rt::kFloatWgmma, C::wgmma_big, t_whole};
   for (const PresplitFit& f : splits) {
     if (rule_split(*f.tile, m, n, k, sizeof(float), sms).slices <= 1) continue;
-    const double t = wgmma_presplit_time(*f.tile, m, n, k, sms);
+    const double t = wgmma_presplit_time(*f.tile, m, n, k, sms, fma_per_byte);
     if (t <= kWgmmaSplitGain * t_whole && t < best.time) best = {f.tile, f.choice, t};
   }
   return best;
@@ -450,18 +475,21 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 /// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its;
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
-GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, std::string* why) {
+GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
+                           std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
   if (n >= kWgmmaPresplitMinN && k > rt::kFloatWgmmaSplitK.split_kc) {
-    const PresplitFit best = presplit_best(m, n, k, sms);
+    const double fpb = thin_fma_per_byte(mem_bandwidth, sms);
+    const PresplitFit best = presplit_best(m, n, k, sms, fpb);
     std::string split;
     const bool waves = inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit;
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
-      return presplit_chose(best, m, n, k, sms, " (M < 512: the pass pays, by the estimates)", why);
+      return presplit_chose(best, m, n, k, sms, " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")",
+                            why);
   }
   if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;
@@ -492,14 +520,14 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, bool inplace_ok, st
 }
 
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores, bool deep_tiles, bool sm90a) {
+                             bool tensor_cores, bool deep_tiles, bool sm90a, double mem_bandwidth) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
   if (!is_double && sm90a)
-    if (const C c = wgmma_choice(m, n, k, sms,
+    if (const C c = wgmma_choice(m, n, k, sms, mem_bandwidth,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
                                  why);
         c != C::none)

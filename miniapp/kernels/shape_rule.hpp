@@ -201,7 +201,9 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// wherever that split makes slices (its workspace within kSplitKMaxBytes),
 /// else by 1024 (wgmma_splitk_inplace).
 /// Below M 512 (N >= 128, K > 1024), the pre-split tile of least estimate
-/// (as above, K >= 128 and efficiency >= 0.2) where the in-loop split the
+/// (as above, K >= 128 and efficiency >= 0.2; its pass at `mem_bandwidth`,
+/// the device's memory bandwidth in bytes per second, per SM, against an
+/// H100's 3.35e12 on 132 SMs; 0: as on the H100) where the in-loop split the
 /// step below would take is estimated at least kThinPresplitInloopRatio
 /// (0.92) of its time. Else, below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
@@ -214,7 +216,8 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
 /// in docs/performance.md ("Tensor cores", eighth to tenth, sixteenth and twentieth rounds).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
-                             bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false);
+                             bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
+                             double mem_bandwidth = 0.0);
 
 /// The rule's estimate of the time of an m x n x k C in tiles of `t`, K
 /// split by t.split_kc (0: not split) into splitk_slices slices of
@@ -245,11 +248,13 @@ double splitk_reduce_time(long m, long n, int slices, long sms, std::size_t elem
 /// (the K slice, rounded up to the tile's K of 32, + 128: a team's
 /// prologue and epilogue, fitted to K = 64 and 256 on an H200), plus the
 /// pass that splits A and B (12 bytes per element of the operands padded
-/// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at 16
-/// multiply-adds of the tile per byte over `sms` (measured: the pass at
-/// 2.8-2.9 TB/s on an H100). Source: docs/performance.md, "Tensor cores,
-/// tenth round" and "twelfth round".
-double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms);
+/// to whole tiles: 4 read, 8 written) and splitk_reduce's traffic, at
+/// `fma_per_byte` multiply-adds of the tile per byte over `sms` (<= 0: 16,
+/// measured with the pass at 2.8-2.9 TB/s on an H100; gpu_shape_rule's thin
+/// step scales it by the device's bandwidth per SM). Source:
+/// docs/performance.md, "Tensor cores, tenth round", "twelfth round" and
+/// "twenty-first round".
+double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms, double fma_per_byte = 0.0);
 
 /// The rule's estimate of the time of the in-loop 3xTF32 wgmma split tile
 /// `t` (128x128, each team splitting its own K tiles, no pass; K split by
