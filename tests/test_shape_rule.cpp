@@ -721,13 +721,14 @@ TEST_CASE("GPU shape rule with wgmma: below M 512 the pass is priced at the devi
            c == C::wgmma_wsplit;
   };
   std::string why;
-  // An H100's bandwidth (3.35 TB/s on 132 SMs, where the pass was measured) or none reported: the
-  // same choices over a grid.
-  for (const long m : {9L, 100L, 150L, 300L, 513L, 4096L})
+  // An H100's bandwidth as CUDA reports it (2 x 2619 MHz x 5120 bits on 132 SMs, where the pass was
+  // measured) or none reported: the same choices over a grid.
+  const double h100 = 2.0 * 2619e6 * 5120 / 8;
+  for (const long m : {9L, 100L, 129L, 150L, 300L, 513L, 4096L})
     for (const long n : {64L, 128L, 1024L, 6000L})
-      for (const long k : {1025L, 8192L, 100000L}) {
+      for (const long k : {1025L, 8192L, 20000L, 100000L}) {
         INFO(m << "x" << n << "x" << k);
-        CHECK(rule(m, n, k, 3.35e12) == rule(m, n, k, 0.0));
+        CHECK(rule(m, n, k, h100) == rule(m, n, k, 0.0));
       }
   // An H200 (4.8 TB/s): M 100-300 with K long over 1000-6000 columns takes the pre-split tile, where
   // the H100 keeps the in-loop split (twenty-first round: 80.0-95.8% of cuBLAS SGEMM against 72.1-81.6).
@@ -738,7 +739,7 @@ TEST_CASE("GPU shape rule with wgmma: below M 512 the pass is priced at the devi
                                                                 {190, 4096, 16384},
                                                                 {100, 6000, 1025}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(m, n, k, 3.35e12) == C::wgmma_inplace_wsplit);
+    CHECK(rule(m, n, k, h100) == C::wgmma_inplace_wsplit);
     CHECK(presplit(rule(m, n, k, 4.8e12, &why)));
     CHECK(why.find("(M < 512: the pass pays, by the estimates, the pass at 4.8 TB/s)") != std::string::npos);
   }

@@ -355,7 +355,8 @@ constexpr double kThinPresplitInloopRatio = 0.92;
 // 66.5 / 72.8 and 78.3 / 78.5 at the first three (twentieth round): the pre-split tile 12-19%
 // faster on the H200, the in-loop tile as fast. Only here: at M >= 512 the H200 measured the
 // in-loop tile ahead where this scaling would move N = 128 to the pass (fifteenth round).
-constexpr double kRuleBandwidthPerSm = 3.35e12 / 132.0;
+// The H100 80GB HBM3 as CUDA reports it (gpu_memory_bandwidth: 2 x 2619 MHz x 5120 bits, 3.352e12).
+constexpr double kRuleBandwidthPerSm = 2.0 * 2619e6 * 5120.0 / 8.0 / 132.0;
 
 /// kWgmmaFmaPerByte at `mem_bandwidth` bytes per second on `sms` SMs (<= 0: the H100's, unscaled).
 double thin_fma_per_byte(double mem_bandwidth, long sms) {
