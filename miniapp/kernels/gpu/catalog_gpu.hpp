@@ -322,8 +322,9 @@ using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3
 /// The tile splitting its operands in the K loop, 64 rows high in two stages (one warpgroup, 97
 /// KiB, two teams per SM), split by 1024 and in the waves' slices (two slots per SM): for M
 /// 129-192 with few column tiles, where 128-row tiles run part empty (150 rows fill 78% of 192,
-/// 59% of 256) and split K the most. Ladder variants until measured (prepared in the twentieth
-/// round: docs/performance.md, "Tensor cores, twentieth round").
+/// 59% of 256) and split K the most. Ladder variants: verified on an H200 (the kernel tests and
+/// every deck run) but slower than the fastest 128-row tile on all seven shapes measured, at
+/// 0.72-0.87 of its speed (docs/performance.md, "Tensor cores, twenty-first round").
 using FloatWgmma64SplitK = GpuWgmmaTile<64, 128, 2, 1024>;
 using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
 
