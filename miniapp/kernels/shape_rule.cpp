@@ -300,7 +300,8 @@ double wgmma_presplit_time(const RuleTile& t, long m, long n, long k, long sms, 
   const double pass_bytes = 12.0 * double(up(m, t.bm) + up(n, t.bn)) * double(up(k, kTileK));
   const double reduce_bytes = slices > 1 ? double(slices + 1) * double(m) * double(n) * sizeof(float) : 0.0;
   const double fpb = fma_per_byte > 0.0 ? fma_per_byte : kWgmmaFmaPerByte;
-  return double(waves) * t.bm * t.bn * (double(chunk) + kWgmmaTeamOverheadK) + fpb * (pass_bytes + reduce_bytes) / double(sms);
+  return double(waves) * t.bm * t.bn * (double(chunk) + kWgmmaTeamOverheadK) +
+         fpb * (pass_bytes + reduce_bytes) / double(sms);
 }
 
 double wgmma_inloop_split_time(const RuleTile& t, long m, long n, long k, long sms) {
