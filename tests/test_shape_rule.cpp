@@ -9,7 +9,6 @@
 // use = M*N / (tiles * BM * BN), slices = ceil(K / chunk)). Also the host
 // rule, and the catalog's names and rule tags on every enabled space.
 #include "core/exec_spaces.hpp"
-#include <array>
 #include "kernels/catalog.hpp"
 #include "kernels/kernel_names.hpp"
 #include "kernels/shape_rule.hpp"
@@ -19,6 +18,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -784,6 +784,21 @@ TEST_CASE("host shape rule: fewer rows than the micro-tile take the rows kernel"
   for (const long m : {8L, 9L, 4096L}) CHECK_FALSE(mmapp::host_rule_takes_rows(m, 8, &why));
   CHECK_FALSE(mmapp::host_rule_takes_rows(1, 0, &why));  // no micro-tile: never
   CHECK(why == "unset");                                 // untouched when false
+}
+
+TEMPLATE_LIST_TEST_CASE("gpu_memory_bandwidth: 0 on host spaces, the device's peak on a GPU", "[rule]",
+                        mmapp::EnabledSpaces) {
+  using Space = TestType;
+  const double bandwidth = mmapp::gpu_memory_bandwidth(Space());
+  INFO(Space::name() << ": " << bandwidth << " B/s");
+  if constexpr (mmapp::is_host_space_v<Space>) {
+    CHECK(bandwidth == 0.0);
+  } else {
+    // CUDA reports the memory clock and bus width of every GPU: a few hundred GB/s (a workstation
+    // card) to tens of TB/s; an H100 SXM 3.35e12, an H200 4.8e12. 0 would leave the rule at the H100's.
+    CHECK(bandwidth > 1e11);
+    CHECK(bandwidth < 1e14);
+  }
 }
 
 TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-rule choice", "[rule]",
