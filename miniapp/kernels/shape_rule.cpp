@@ -353,8 +353,8 @@ constexpr double kThinPresplitInloopRatio = 0.92;
 // 2026-11-27, % of cuBLAS SGEMM, pre-split / in-loop wave splits): 145 x 2000 x 50000 84.9 / 72.4,
 // 150 x 1024 x 100000 80.0 / 72.1, 140 x 3000 x 30000 89.7 / 78.0, 180 x 2048 x 40000 95.8 / 81.6,
 // 190 x 4096 x 16384 90.2 / 77.1, 100 x 6000 x 1025 82.0 / 67.2, where one H100 ran 73.7 / 71.2,
-// 66.5 / 72.8 and 78.3 / 78.5 at the first three (twentieth round): the pre-split tile 12-19%
-// faster on the H200, the in-loop tile as fast. Only here: at M >= 512 the H200 measured the
+// 66.5 / 72.8 and 78.3 / 78.5 at the first three (twentieth round): the pre-split tile 10-19%
+// more TFLOP/s on the H200, the in-loop tile as many. Only here: at M >= 512 the H200 measured the
 // in-loop tile ahead where this scaling would move N = 128 to the pass (fifteenth round).
 // The H100 80GB HBM3 as CUDA reports it (gpu_memory_bandwidth: 2 x 2619 MHz x 5120 bits, 3.352e12).
 constexpr double kRuleBandwidthPerSm = 2.0 * 2619e6 * 5120.0 / 8.0 / 132.0;
@@ -474,7 +474,8 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K > 1024, presplit_best's tile where presplit_allowed and the
-/// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its;
+/// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its
+/// (the pass priced at `mem_bandwidth`, bytes per second: thin_fma_per_byte);
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
@@ -490,8 +491,8 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
-      return presplit_chose(best, m, n, k, sms, " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")",
-                            why);
+      return presplit_chose(best, m, n, k, sms,
+                            " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
   }
   if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;

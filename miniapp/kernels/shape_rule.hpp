@@ -203,9 +203,9 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// Below M 512 (N >= 128, K > 1024), the pre-split tile of least estimate
 /// (as above, K >= 128 and efficiency >= 0.2; its pass at `mem_bandwidth`,
 /// the device's memory bandwidth in bytes per second, per SM, against an
-/// H100's 3.35e12 (2 x 2619 MHz x 5120 bits) on 132 SMs; 0: as on the H100) where the in-loop split the
-/// step below would take is estimated at least kThinPresplitInloopRatio
-/// (0.92) of its time. Else, below those M and N, splitting
+/// H100's 3.35e12 (2 x 2619 MHz x 5120 bits) on 132 SMs; 0: as on the
+/// H100) where the in-loop split the step below would take is estimated at
+/// least kThinPresplitInloopRatio (0.92) of its time. Else, below those M and N, splitting
 /// in the K loop where the operands' rows are 16-byte aligned or copied
 /// (operand_aligned_or_copied), split tile only (as above): when K > 1024,
 /// M*N fills the 128x128 tiles at least kWgmmaSplitUseRatio (0.6) as full as the
