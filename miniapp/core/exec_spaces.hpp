@@ -30,8 +30,8 @@ long gpu_sm_estimate(const Space& space) {
 
 /// The peak memory bandwidth of a GPU space's device in bytes per second:
 /// 2 x its memory clock x its bus width (double data rate, as NVIDIA's
-/// bandwidthTest and the CUDA samples compute it; an H100 SXM 3.35e12, an
-/// H200 4.8e12), from cudaDevAttrMemoryClockRate and
+/// bandwidthTest and the CUDA samples compute it; an H100 80GB HBM3,
+/// 2619 MHz x 5120 bits: 3.35e12), from cudaDevAttrMemoryClockRate and
 /// cudaDevAttrGlobalMemoryBusWidth. 0 on host spaces and where CUDA does not
 /// report them (the shape rule then assumes an H100's bandwidth per SM).
 template <class Space>

@@ -349,7 +349,7 @@ constexpr double kThinPresplitInloopRatio = 0.92;
 // The thin step's pass at the device's memory bandwidth per SM (gpu_shape_rule's mem_bandwidth):
 // kWgmmaFmaPerByte (16) was measured on an H100 (3.35 TB/s, 132 SMs); the pass runs at the memory's
 // speed, the tile at the SMs', so a device with more bandwidth per SM pays proportionally fewer
-// multiply-adds per byte (an H200, 4.8 TB/s: 11). Measured (twenty-first round, one H200,
+// multiply-adds per byte (an H200, 4.8 TB/s in NVIDIA's data sheet: 11). Measured (twenty-first round, one H200,
 // 2026-11-27, % of cuBLAS SGEMM, pre-split / in-loop wave splits): 145 x 2000 x 50000 84.9 / 72.4,
 // 150 x 1024 x 100000 80.0 / 72.1, 140 x 3000 x 30000 89.7 / 78.0, 180 x 2048 x 40000 95.8 / 81.6,
 // 190 x 4096 x 16384 90.2 / 77.1, 100 x 6000 x 1025 82.0 / 67.2, where one H100 ran 73.7 / 71.2,
