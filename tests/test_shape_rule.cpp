@@ -377,7 +377,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // 1050x1050x8192: 9 x 17 = 153 128x64 tiles, use 0.88 < 0.9: not split; 153 < 0.9 x 264 and K
       // splits: not the big tile. 17 x 17 = 289 64x64 tiles in 2 waves of 264 (2 x 8192) against the
       // split's 2312 teams in 9 (9 x 1024): 0.56 <= 0.8, ragged: split, on 11 x 11 96x96 tiles
-      // (1.12e6 cells against 1.18e6).
+      // (1.12e6 cells against 1.18e6; 968 teams in 4 waves of 264, 4 x 2 x 96^2, as long as the 64x64
+      // tile's 6 waves of 396, 6 x 3 x 64^2: a tie keeps 96x96).
       {true, 1050, 1050, 8192, 132, C::dmma_mid_splitk_deep,
        "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
        "4 cp.async stages"},
@@ -405,9 +406,14 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 8192, 8192, 128, 132, C::dmma_deep_k8, kDeepK8},
       {true, 8192, 8192, 129, 132, C::dmma_deep, kDeep},
       // Few big tiles (half a wave), 260 small tiles < 2 x 132 slots: split; 96x96 tiles cover 1.2%
-      // more cells than 64x64 ones (<= 5%): the 96x96 DMMA tile. 700x1300x5000: 8 x 14 = 112 96x96
-      // tiles (1.03M cells) against 11 x 21 = 231 64x64 (0.95M, ratio 1.09): the 64x64 split.
-      {true, 778, 1234, 4320, 132, C::dmma_mid_splitk_deep, kDeepMid},
+      // more cells than 64x64 ones (<= 5%), but 117 of them x 5 slices (chunk 896) take 3 waves of
+      // 264 (3 x 2 x 96^2 x 896), the 64x64 tile's 1300 teams 4 waves of 396 (4 x 3 x 64^2 x 896,
+      // 0.89 of that): the 64x64 split, both ways round; 900x900x6000 (10 x 10 96x96 tiles x 6 slices
+      // in 3 waves, 15 x 15 64x64 in 4) the same. 700x1300x5000: 8 x 14 = 112 96x96 tiles (1.03M
+      // cells) against 11 x 21 = 231 64x64 (0.95M, ratio 1.09): the 64x64 split.
+      {true, 778, 1234, 4320, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 1234, 778, 4320, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 900, 900, 6000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 700, 1300, 5000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       // GEMV-like shapes and float: unchanged.
       {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},

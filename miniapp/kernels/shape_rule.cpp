@@ -601,7 +601,16 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                        head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
                            " slices filling the waves (long K over few tiles), 4 cp.async stages",
                        why);
-        return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
+        // The split by 1024 only where its waves (two teams per SM) are estimated no slower than those of
+        // the split 64x64 deep tile (three per SM since the twelfth round), else that tile. The two run
+        // about as fast per cell (one H100, 2026-11-28, twenty-second round, % of cuBLAS DGEMM, 96x96 ->
+        // 64x64 where the estimates' ratio is 0.89: 778 x 1234 x 4320 68.5 -> 77.2, 1234 x 778 x 4320
+        // 69.9 -> 78.6, 900 x 900 x 6000 72.7 -> 78.4, 777 x 1234 x 4321 74.1 -> 76.7); where 96 fits M
+        // or N the 96x96 tile's waves stay fewer (96 x 96 x 500000 75.6 against 62.2, 200 x 96 x 400000
+        // 70.0 against 61.0: twelfth round). The wave split above is not compared.
+        if (split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
+            split_wave_time(ms, m, n, k, rt::kDmmaSmallDeepTeamsPerSm, sms, elem))
+          return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
       }
       return deep ? chose(C::dmma_small_splitk_deep,
                           "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)

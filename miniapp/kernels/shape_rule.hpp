@@ -96,6 +96,9 @@ inline constexpr RuleTile kFloatWgmmaSplitK2048{128, 128, 2048};
 /// gates count them; the split 64x64 deep tile runs three since the twelfth round (the gates,
 /// fitted at two, are unchanged).
 inline constexpr long kDmmaTeamsPerSm = 2;
+/// Teams per SM of the split 64x64 deep DMMA tile (dmma_small_splitk_deep: catalog_gpu.hpp's
+/// DoubleMma16k8Cp3SmallDeepSplitKLb3), as step 5's choice against the 96x96 tile counts them.
+inline constexpr long kDmmaSmallDeepTeamsPerSm = 3;
 inline constexpr RuleTile kFloatWgmmaWaves{128, 128, 256, true};
 /// The in-loop split tile with K split into the slices that fill its waves (wgmma_inplace_wsplit).
 inline constexpr RuleTile kFloatWgmmaInloopWaves{128, 128, 256, true};
@@ -169,10 +172,12 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// a producer warpgroup, per-stage mbarriers, m16n8k16); and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
-/// tile split by 1024 (dmma_mid_splitk_deep; where the split by 1024 makes
-/// at least 16 slices over tiles taking at most a quarter of the slots and
-/// the slices that fill its waves fill two or more, split into those:
-/// dmma_mid_wsplit; without `deep_tiles`, the
+/// tile split by 1024 (dmma_mid_splitk_deep, where its waves of two teams
+/// per SM are estimated (split_wave_time) no slower than those of the split
+/// 64x64 deep tile at kDmmaSmallDeepTeamsPerSm, else that tile; where the
+/// split by 1024 makes at least 16 slices over tiles taking at most a
+/// quarter of the slots and the slices that fill its waves fill two or
+/// more, split into those: dmma_mid_wsplit; without `deep_tiles`, the
 /// split 64x64 DMMA tile as before); the deep forms only where A's and B's
 /// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
 /// ones (operand_copied, aligned_operands.hpp: C reuses the copy along at

@@ -363,6 +363,9 @@ static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3>(rule_til
               "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96SplitK>(rule_tiles::kDoubleMmaMidSplitK),
               "vs shape_rule.hpp");
+static_assert(DoubleMma16k8Cp3SmallDeepSplitKLb3::min_blocks == rule_tiles::kDmmaSmallDeepTeamsPerSm &&
+                  DoubleMma16k8Cp4Deep96SplitK::min_blocks == rule_tiles::kDmmaTeamsPerSm,
+              "step 5's DMMA split tiles' teams per SM, as the rule counts them");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepSplitK>(rule_tiles::kDoubleMmaBigSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPre>(rule_tiles::kFloatWgmma), "FloatWgmmaPre vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPreSplitK>(rule_tiles::kFloatWgmmaSplitK), "vs shape_rule.hpp");
