@@ -119,6 +119,18 @@ bool mid_split_pays(const RuleTile& mid, const RuleTile& small, long m, long n, 
 // for the 64x64 tile unsplit; docs/performance.md).
 constexpr long kDmmaTeamsPerSm = rule_tiles::kDmmaTeamsPerSm;
 constexpr double kDmmaMidSlack = 1.05;
+// Where step 5 takes the 96x96 DMMA tile split by 1024 (two teams per SM), how much faster the
+// split 64x64 deep tile (three per SM since the twelfth round) must be estimated (split_wave_time)
+// to run instead: 0.92, as the 96x96 tile ran up to 8.5% faster against it than estimated. One
+// H100, 2026-11-28 (twenty-second round), % of cuBLAS DGEMM, 96x96 -> 64x64 (the 64x64 tile's
+// time over the 96x96's), estimate 0.89 each: 778 x 1234 x 4320 68.5 -> 77.2 (0.886), 1234 x 778
+// x 4320 69.9 -> 78.6, 900 x 900 x 6000 72.7 -> 78.4 (0.926), 777 x 1234 x 4321 74.1 -> 76.7
+// (0.966); one H100, twelfth round, estimate 1.067: 200 x 96 x 400000 70.0 against 61.0 (1.15),
+// and 96 x 96 x 500000 (estimate 1.67) 75.6 against 62.2. The wave split (dmma_mid_wsplit) is not
+// compared, nor are 96x96 teams fewer than a wave of two per SM: teams alone on an SM, which
+// split_wave_time charges as a pair, were not measured against the 64x64 tile (96 x 1000 x 12000:
+// 132 teams, estimate 0.67).
+constexpr double kDmmaSmallOverMidGain = 0.92;
 
 // How much faster the waves of a split tile must be estimated (split_wave_time)
 // than those of the unsplit tile it replaces where that one already makes
@@ -601,16 +613,20 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                        head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
                            " slices filling the waves (long K over few tiles), 4 cp.async stages",
                        why);
-        // The split by 1024 only where its waves (two teams per SM) are estimated no slower than those of
-        // the split 64x64 deep tile (three per SM since the twelfth round), else that tile. The two run
-        // about as fast per cell (one H100, 2026-11-28, twenty-second round, % of cuBLAS DGEMM, 96x96 ->
-        // 64x64 where the estimates' ratio is 0.89: 778 x 1234 x 4320 68.5 -> 77.2, 1234 x 778 x 4320
-        // 69.9 -> 78.6, 900 x 900 x 6000 72.7 -> 78.4, 777 x 1234 x 4321 74.1 -> 76.7); where 96 fits M
-        // or N the 96x96 tile's waves stay fewer (96 x 96 x 500000 75.6 against 62.2, 200 x 96 x 400000
-        // 70.0 against 61.0: twelfth round). The wave split above is not compared.
-        if (split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
-            split_wave_time(ms, m, n, k, rt::kDmmaSmallDeepTeamsPerSm, sms, elem))
+        // The split by 1024 unless its teams fill a wave of two per SM and the split 64x64 deep tile's
+        // waves are estimated at most kDmmaSmallOverMidGain of its own (split_wave_time: two teams per
+        // SM against three).
+        const long mid_teams =
+            tiles_of(rt::kDoubleMmaMidSplitK, m, n) * splitk_slices(m, n, k, rt::kDoubleMmaMidSplitK.split_kc, elem);
+        if (mid_teams < slots ||
+            split_wave_time(ms, m, n, k, rt::kDmmaSmallDeepTeamsPerSm, sms, elem) >
+                kDmmaSmallOverMidGain * split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem))
           return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
+        return chose(C::dmma_small_splitk_deep,
+                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
+                         ", 64x64 at three teams per SM estimated faster than 96x96: K split by 1024, 3 cp.async "
+                         "stages",
+                     why);
       }
       return deep ? chose(C::dmma_small_splitk_deep,
                           "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)

@@ -172,9 +172,10 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// a producer warpgroup, per-stage mbarriers, m16n8k16); and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
-/// tile split by 1024 (dmma_mid_splitk_deep, where its waves of two teams
-/// per SM are estimated (split_wave_time) no slower than those of the split
-/// 64x64 deep tile at kDmmaSmallDeepTeamsPerSm, else that tile; where the
+/// tile split by 1024 (dmma_mid_splitk_deep, unless its teams fill a wave
+/// of two per SM and the split 64x64 deep tile's waves at
+/// kDmmaSmallDeepTeamsPerSm are estimated (split_wave_time) at most 0.92 of
+/// its own: then that tile; where the
 /// split by 1024 makes at least 16 slices over tiles taking at most a
 /// quarter of the slots and the slices that fill its waves fill two or
 /// more, split into those: dmma_mid_wsplit; without `deep_tiles`, the
