@@ -413,18 +413,19 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // 264 (3 x 2 x 96^2 x 896), the 64x64 tile's 1300 teams 4 waves of 396 (4 x 3 x 64^2 x 896,
       // 0.89 <= 0.92 of that): the 64x64 split, both ways round; 900x900x6000 (10 x 10 96x96 tiles x
       // 6 slices in 3 waves, 15 x 15 64x64 in 4) the same. 1234x400x30000 (0.917): 64x64;
-      // 1234x400x100000 (0.933) and 1500x778x12000 (ragged, 0.952): 96x96. 700x1300x5000: 8 x 14 = 112 96x96
-      // tiles (1.03M cells) against 11 x 21 = 231 64x64 (0.95M, ratio 1.09): the 64x64 split.
+      // 1234x400x100000 (0.933) and 1500x778x12000 (ragged, 0.952): 96x96. 96x1000x12000: 11 96x96
+      // tiles x 12 slices = 132 teams, under a wave of 264 (estimate 0.67): 96x96. 700x1300x5000: 8 x
+      // 14 = 112 96x96 tiles (1.03M cells) against 11 x 21 = 231 64x64 (0.95M, ratio 1.09): the 64x64
+      // split.
       {true, 778, 1234, 4320, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 1234, 778, 4320, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 900, 900, 6000, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 1234, 400, 30000, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 1234, 400, 100000, 132, C::dmma_mid_splitk_deep, kDeepMid},
-      // 96x1000x12000: 11 96x96 tiles x 12 slices = 132 teams, under a wave of 264 (estimate 0.67): 96x96.
-      {true, 96, 1000, 12000, 132, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 1500, 778, 12000, 132, C::dmma_mid_splitk_deep,
        "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
        "4 cp.async stages"},
+      {true, 96, 1000, 12000, 132, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 700, 1300, 5000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       // GEMV-like shapes and float: unchanged.
       {true, 16, 8192, 8192, 132, C::gemv_cols_8, kCols16},
