@@ -605,8 +605,9 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if ((few || ragged) && k_splits) {
       const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
       if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack)) {
-        const std::string head = std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
-                                 ", 96x96 no emptier than 64x64: K split ";
+        const std::string lead =
+            std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves");
+        const std::string head = lead + ", 96x96 no emptier than 64x64: K split ";
         if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves,
                             kWaveSplitMaxTileShare))
           return chose(C::dmma_mid_wsplit,
@@ -623,9 +624,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                 kDmmaSmallOverMidGain * split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem))
           return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
         return chose(C::dmma_small_splitk_deep,
-                     std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves") +
-                         ", 64x64 at three teams per SM estimated faster than 96x96: K split by 1024, 3 cp.async "
-                         "stages",
+                     lead + ", 64x64 at three teams per SM estimated faster than 96x96: K split by 1024, 3 cp.async "
+                            "stages",
                      why);
       }
       return deep ? chose(C::dmma_small_splitk_deep,
