@@ -573,7 +573,6 @@ class LoggingTransport : public PanelTransport<LoopSpace, double> {
   void progress(int t) override { g_loop_log->push_back("progress " + std::to_string(t)); }
   void release(int t) override { g_loop_log->push_back("release " + std::to_string(t)); }
   void finish() override { g_loop_log->push_back("finish"); }
-  const double* a() const { return a_.data(); }
 
  private:
   int depth_;

@@ -149,11 +149,11 @@ KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, c
                                         const int bn, const int tid, const int k_begin, const int k_end,
                                         const Consumer& consumer) {
   constexpr int S = Cfg::stages, BK = Cfg::BK;  // 2-4 stages: stage_loop's and async_mainloop's checks
-  const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
   const bool producer = tid >= Cfg::consumer_threads;
   using Loader = AsyncTileLoader<Cfg, T, Scratch, Cfg::producer_threads, true>;  // the producers', rolled
   const Loader al{p, bm, bn, producer ? tid - Cfg::consumer_threads : 0, k_end};
 #if MMAPP_WS_MBARRIER
+  const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
   std::uint64_t* const full = st.bars();
   std::uint64_t* const empty = full + S;
   mbar_init_ring<S>(team, full, Cfg::producer_threads, Cfg::consumer_threads);
