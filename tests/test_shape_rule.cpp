@@ -321,6 +321,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       "cp.async stages";
   const std::string kDeepMid =
       "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split by 1024, 4 cp.async stages";
+  const std::string kDeepMidRagged =
+      "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
+      "4 cp.async stages";
   const std::string kDeepSmallOverMid =
       "shape rule: FP64 tensor cores, few tiles, 64x64 at three teams per SM estimated faster than 96x96: K split by "
       "1024, 3 cp.async stages";
@@ -382,9 +385,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // split's 2312 teams in 9 (9 x 1024): 0.56 <= 0.8, ragged: split, on 11 x 11 96x96 tiles
       // (1.12e6 cells against 1.18e6; 968 teams in 4 waves of 264, 4 x 2 x 96^2, as long as the 64x64
       // tile's 6 waves of 396, 6 x 3 x 64^2: a tie keeps 96x96).
-      {true, 1050, 1050, 8192, 132, C::dmma_mid_splitk_deep,
-       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
-       "4 cp.async stages"},
+      {true, 1050, 1050, 8192, 132, C::dmma_mid_splitk_deep, kDeepMidRagged},
       // K <= 1024: no split at all.
       {true, 96, 96, 1024, 132, C::dmma_small, kDmmaSmall},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
@@ -422,9 +423,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 900, 900, 6000, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 1234, 400, 30000, 132, C::dmma_small_splitk_deep, kDeepSmallOverMid},
       {true, 1234, 400, 100000, 132, C::dmma_mid_splitk_deep, kDeepMid},
-      {true, 1500, 778, 12000, 132, C::dmma_mid_splitk_deep,
-       "shape rule: FP64 tensor cores, 64x64 tiles in ragged waves, 96x96 no emptier than 64x64: K split by 1024, "
-       "4 cp.async stages"},
+      {true, 1500, 778, 12000, 132, C::dmma_mid_splitk_deep, kDeepMidRagged},
       {true, 96, 1000, 12000, 132, C::dmma_mid_splitk_deep, kDeepMid},
       {true, 700, 1300, 5000, 132, C::dmma_small_splitk_deep, kDeepSplit},
       // GEMV-like shapes and float: unchanged.
