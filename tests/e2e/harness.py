@@ -16,6 +16,7 @@ import os
 import subprocess
 import tempfile
 import textwrap
+import time
 import traceback
 
 import report_schema
@@ -85,7 +86,23 @@ def parser():
     ap.add_argument("--source", required=True)
     ap.add_argument("--np", type=int, default=1)
     ap.add_argument("-k", default="", help="run only the tests whose name contains this")
+    ap.add_argument("--shard", default="",
+                    help="run only this shard of the script's tests (its SHARDS; 'rest': the tests in no shard)")
     return ap
+
+
+def in_shard(name, shards, shard):
+    """Whether test `name` belongs to `shard` of `shards` (a script's SHARDS: shard name -> substrings
+    of test names; CTest runs each shard as a test of its own, so long tests run side by side). The
+    shard "rest" holds every test that no substring names, so a new test is never left out; "" is
+    every test. Raises SystemExit on an unknown shard."""
+    if not shard:
+        return True
+    if shard == "rest":
+        return not any(part in name for parts in shards.values() for part in parts)
+    if shard not in shards:
+        raise SystemExit(f"--shard {shard}: unknown (known: {', '.join([*shards, 'rest'])})")
+    return any(part in name for part in shards[shard])
 
 
 def validate_reports(folder):
@@ -100,23 +117,29 @@ def validate_reports(folder):
     return n
 
 
-def run_tests(namespace, pattern):
+def run_tests(namespace, pattern, shard=""):
     """Calls every test_* function of `namespace` (a script's globals()) whose
-    name contains `pattern`, in name order, each in a fresh temporary folder.
-    Prints PASS/FAIL per test and 'N passed, N failed'; returns the exit code:
-    1 on any failure or when nothing ran."""
-    tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and pattern in n]
+    name contains `pattern` and that is in `shard` of the script's SHARDS
+    (in_shard), in name order, each in a fresh temporary folder.
+    Prints PASS/FAIL per test with its wall time (to balance CTest's shards
+    of a script, e.g. e2e_robust's) and 'N passed, N failed'; returns the exit
+    code: 1 on any failure or when nothing ran."""
+    shards = namespace.get("SHARDS", {})
+    tests = [(n, f) for n, f in sorted(namespace.items())
+             if n.startswith("test_") and pattern in n and in_shard(n, shards, shard)]
     passed = failed = 0
     for name, fn in tests:
+        t0 = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 fn(tmp)
                 n = validate_reports(tmp)
                 passed += 1
-                print(f"PASS {name}" + (f" ({n} report(s) valid against the schema)" if n else ""), flush=True)
+                valid = f", {n} report(s) valid against the schema" if n else ""
+                print(f"PASS {name} ({time.monotonic() - t0:.1f} s{valid})", flush=True)
             except Exception:
                 failed += 1
-                print(f"FAIL {name}", flush=True)
+                print(f"FAIL {name} ({time.monotonic() - t0:.1f} s)", flush=True)
                 traceback.print_exc()
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0

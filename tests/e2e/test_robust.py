@@ -9,7 +9,7 @@ the second-signal rule) and the exit codes (4 stopped, 5 not verified).
 
 Every run has a timeout, so a regression fails instead of hanging.
 
-Usage: test_robust.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN]
+Usage: test_robust.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N] [-k PATTERN] [--shard SHARD]
 """
 import json
 import os
@@ -22,6 +22,16 @@ import harness
 from harness import ENV, deck
 
 ARGS = None
+
+# CTest's shards of this script (harness.in_shard; tests/CMakeLists.txt runs
+# each as a test of its own): each long signal test waits for a naive
+# repetition of minutes on one core to reach its fence, twice (SIGINT, then
+# SIGTERM), about 270 s apiece on an idle 2-core host. "rest" holds the others
+# (the duplicate signal's, about 140 s, and a minute of short ones).
+SHARDS = {
+    "long_repetition": ("test_signal_during_one_long_repetition",),
+    "process_group": ("test_process_group_signal_of_timeout_keeps_stopped_by",),
+}
 
 
 def command(*args, np=None):
@@ -380,7 +390,7 @@ def test_launcher_signal_during_long_repetition_keeps_stopped_by(tmp):
 def main():
     global ARGS
     ARGS = harness.parser().parse_args()
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":
