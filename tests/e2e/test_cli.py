@@ -804,7 +804,7 @@ def main():
     ARGS = ap.parse_args()
     if os.sep in ARGS.mmapp:  # some tests run from another folder
         ARGS.mmapp = os.path.abspath(ARGS.mmapp)
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def test_unknown_or_missing_level_refused(tmp):
 def main():
     global ARGS
     ARGS = harness.parser().parse_args()
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":

@@ -257,11 +257,11 @@ def main():
             return 77
         tests = {"test_" + n[len("shared_gpu_test_"):]: f for n, f in globals().items()
                  if n.startswith("shared_gpu_test_")}
-        return harness.run_tests(tests, ARGS.k)
+        return harness.run_tests(tests, ARGS.k, ARGS.shard)
     if gpus < ARGS.np:
         print(f"SKIP: {gpus} GPU(s) here, {ARGS.np} ranks need one each (NCCL refuses two ranks on one GPU)")
         return 77
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":

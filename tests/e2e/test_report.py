@@ -269,7 +269,7 @@ def main():
     ap = harness.parser()
     ap.add_argument("--full-disk-lib", default="", help="the LD_PRELOAD library of tests/fault/full_disk.cpp")
     ARGS = ap.parse_args()
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":

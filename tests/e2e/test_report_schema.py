@@ -207,7 +207,7 @@ def test_table_tool_shows_accuracy(tmp):
 def main():
     global ARGS
     ARGS = harness.parser().parse_args()
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":

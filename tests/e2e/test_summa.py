@@ -273,7 +273,7 @@ def main():
             assert code == 2 and "scalapack is not available" in err, (code, err)
             why = [l for l in err.splitlines() if l.startswith("mmapp: error")]
             print("(scalapack left out: " + (why[0] if why else "?") + ")")
-    return harness.run_tests(globals(), ARGS.k)
+    return harness.run_tests(globals(), ARGS.k, ARGS.shard)
 
 
 if __name__ == "__main__":
