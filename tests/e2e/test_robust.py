@@ -24,10 +24,10 @@ from harness import ENV, deck
 ARGS = None
 
 # CTest's shards of this script (harness.in_shard; tests/CMakeLists.txt runs
-# each as a test of its own): each long signal test waits for a naive
-# repetition of minutes on one core to reach its fence, twice (SIGINT, then
-# SIGTERM), about 270 s apiece on an idle 2-core host. "rest" holds the others
-# (the duplicate signal's, about 140 s, and a minute of short ones).
+# each as a test of its own): each long signal test waits for the long naive
+# repetition (long_rep_deck) to reach its fence, twice (SIGINT, then SIGTERM).
+# "rest" holds the others (the duplicate signal's, one such wait, and a minute
+# of short ones).
 SHARDS = {
     "long_repetition": ("test_signal_during_one_long_repetition",),
     "process_group": ("test_process_group_signal_of_timeout_keeps_stopped_by",),
@@ -49,11 +49,11 @@ def start(*args, wrap=()):
                             env=ENV, start_new_session=True)
 
 
-# The longest wait for the end of one naive repetition (LONG_REP) after a
-# signal: the repetition runs to its fence before the stop is taken. It lasts
-# 10-30 s on an idle host, and more than 180 s on a GPU node whose 16 cores
-# also run the rest of the suite (ctest -j8), so the bound is generous; a
-# hang still fails, here or at CTest's TIMEOUT.
+# The longest wait for the end of the long naive repetition (long_rep_deck)
+# after a signal: the repetition runs to its fence before the stop is taken.
+# It is fitted to last about 30 s, but a node that gets busier after the fit
+# (a GPU node running the rest of the suite, ctest -j8) stretches it, so the
+# bound is generous; a hang still fails, here or at CTest's TIMEOUT.
 REPETITION_LIMIT = 420
 
 
@@ -232,9 +232,36 @@ def test_verify_off_exits_5(tmp):
 # ---------------------------------------------------------------- signals
 
 # The signal tests time their signals against one long repetition of the
-# naive kernel on the host (OpenMP, 1 thread: seconds at these sizes); on a
-# GPU the same repetition would end before the signal.
+# naive kernel on the host (OpenMP, 1 thread per rank); on a GPU the same
+# repetition would end before the signal.
 LONG_REP = "problem: {{n: {n}, dtype: float}}\nkernels: [naive]\nrun: {{warmup: 0, repetitions: 1, backend: openmp}}\n"
+LONG_ROWS = ("problem: {{m: {m}, n: 2500, k: 2500, dtype: float}}\nkernels: [naive]\n"
+             "run: {{warmup: 0, repetitions: 1, backend: openmp}}\n")
+
+# How long the long repetition lasts: past every signal's delay below (at most
+# 20 s, a retry on a loaded node) with room to spare. A signal during it waits
+# for its fence, so each such test waits about this long per signal, where
+# a fixed 2500^3 repetition took 90-170 s (a 2-core Xeon: 170 s; a GPU node
+# running the suite: about 90 s), several times per script.
+LONG_REP_S = 30.0
+_long_rows = []
+
+
+def long_rep_deck(tmp):
+    """A deck of one naive repetition of about LONG_REP_S on this host and rank count: M x 2500 x 2500,
+    float, M fitted once per script run from a timed 16-rows-per-rank run (naive's time is linear in M at
+    fixed N and K: each row of C walks all of B by columns; 16 rows 0.87 s, 2500 rows 170 s on a 2-core
+    Xeon). M is kept within [64, 16384]."""
+    if not _long_rows:
+        rep = os.path.join(tmp, "calibrate.json")
+        m0 = 16 * ARGS.np
+        code, out, err = mmapp(deck(tmp, LONG_ROWS.format(m=m0), "calibrate.yaml"), "--report", rep)
+        assert code == 0, (code, err)
+        seconds = report(rep)["runs"][0]["time_s"]["median"]
+        os.remove(rep)
+        _long_rows.append(max(64, min(16384, int(m0 * LONG_REP_S / max(seconds, 1e-3)))))
+        print(f"  (long repetition: M = {_long_rows[0]}, from {m0} rows in {seconds:.2f} s)", flush=True)
+    return deck(tmp, LONG_ROWS.format(m=_long_rows[0]))
 
 
 def test_signal_in_setup_before_first_run(tmp):
@@ -295,7 +322,7 @@ def test_signal_during_calibration(tmp):
 
 
 def test_signal_during_one_long_repetition(tmp):
-    """One naive repetition of 10 s or more (1 host thread per rank): a signal 3 s into the run abandons it
+    """One naive repetition of about LONG_REP_S (1 host thread per rank): a signal 3 s into the run abandons it
     at its fence: exit 4, the run recorded as abandoned, stopped_by in the report, within a bounded time.
     The setup before the run (allocation, fill, the verifier's precomputation) has no line of its own and
     its length follows the node's load: on a GPU node running the suite in parallel it took more than 3 s
@@ -305,7 +332,7 @@ def test_signal_during_one_long_repetition(tmp):
     for sig in (signal.SIGINT, signal.SIGTERM):
         for delay in delays:
             rep = os.path.join(tmp, "r.json")
-            p = start(deck(tmp, LONG_REP.format(n=2500)), "--report", rep)
+            p = start(long_rep_deck(tmp), "--report", rep)
             ranks = ranks_of(p)
             wait_for_line(p, "deck ")
             time.sleep(delay)
@@ -325,7 +352,7 @@ def test_duplicate_signal_within_window_still_writes_report(tmp):
     """SIGINT then SIGTERM at once (a process group signal forwarded again by a launcher): taken as one
     request: exit 4 with stopped_by. A second signal 3 s later (past the 2 s window) ends the rank at once."""
     rep = os.path.join(tmp, "r.json")
-    p = start(deck(tmp, LONG_REP.format(n=2500)), "--report", rep)
+    p = start(long_rep_deck(tmp), "--report", rep)
     ranks = ranks_of(p)
     wait_for_line(p, "deck ")
     time.sleep(1.0)
@@ -335,7 +362,7 @@ def test_duplicate_signal_within_window_still_writes_report(tmp):
     assert code == 4, (code, err)
     assert report(rep)["stopped_by"] in ("SIGINT", "SIGTERM")  # whichever a thread took first
     # deliberate second signal: the long repetition is not waited for
-    p = start(deck(tmp, LONG_REP.format(n=2500)), "--report", rep)  # setup < 3 s, the repetition far longer
+    p = start(long_rep_deck(tmp), "--report", rep)  # setup < 3 s, the repetition far longer
     ranks = ranks_of(p)
     wait_for_line(p, "deck ")
     time.sleep(3.0)  # into the repetition, also on a loaded node (see test_signal_during_one_long_repetition)
@@ -357,7 +384,7 @@ def test_process_group_signal_of_timeout_keeps_stopped_by(tmp):
         return
     for sig in (signal.SIGINT, signal.SIGTERM):
         rep = os.path.join(tmp, "r.json")
-        p = subprocess.Popen(["timeout", "300", ARGS.mmapp, deck(tmp, LONG_REP.format(n=2500)), "--report", rep],
+        p = subprocess.Popen(["timeout", "300", ARGS.mmapp, long_rep_deck(tmp), "--report", rep],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
                              start_new_session=True)
         wait_for_line(p, "deck ")
@@ -375,7 +402,7 @@ def test_launcher_signal_during_long_repetition_keeps_stopped_by(tmp):
     kills them about a second later, long before the repetition ends; rank 0 has written stopped_by by then."""
     for sig in (signal.SIGINT, signal.SIGTERM):
         rep = os.path.join(tmp, "r.json")
-        p = start(deck(tmp, LONG_REP.format(n=2500)), "--report", rep)
+        p = start(long_rep_deck(tmp), "--report", rep)
         ranks_of(p)
         wait_for_line(p, "deck ")
         time.sleep(1.0)
