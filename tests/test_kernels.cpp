@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -541,6 +542,57 @@ TEST_CASE("wave-balanced split-K: the slices that fill the waves, on K tiles, no
         CHECK(long(s - 1) * c < k);
         CHECK(long(s) * c >= k);
         for (int other = 1; other <= max_slices; ++other) CHECK(estimate(tiles, k, s, slots) <= estimate(tiles, k, other, slots));
+      }
+}
+
+TEST_CASE("tail split: the last wave's tiles cut in K to fill that wave, the whole waves whole", "[kernels]") {
+  // Documented cases (132 slots: an H200 at one team per SM; K tiles of 16): 8192^3 in 128x128 tiles,
+  // 4096 tiles, 31 waves and 4: the 4 cut into 33 slices at most, made 32 of 256 (8192 / 33 = 249,
+  // rounded up to 16); 4096^3's 1024 tiles (100 in the last wave: 132 / 100 = 1 slice) and
+  // 12288^3's 9216 (108): no split; whole waves (4092), less than one wave (100 tiles), short K
+  // (200: one slice of kTailMinSliceK): no split. The team cap: 1 tile over 1000 slots at most
+  // kTailMaxTeams slices.
+  const auto plan = mmapp::tail_split_plan(4096, 8192, 132, 16);
+  CHECK(plan.active());
+  CHECK(plan.head == 4092);
+  CHECK(plan.tiles == 4);
+  CHECK(plan.slices == 32);
+  CHECK(plan.kc == 256);
+  CHECK(plan.teams() == 4092 + 128);
+  CHECK(plan.partials() == 128);
+  const std::vector<std::pair<long, long>> unsplit{{1024, 4096}, {9216, 12288}, {4092, 8192}, {100, 8192}, {4096, 200}};
+  for (const auto& [tiles, k] : unsplit) {
+    INFO(tiles << " tiles, K " << k);
+    const auto none = mmapp::tail_split_plan(tiles, k, 132, 16);
+    CHECK_FALSE(none.active());
+    CHECK(none.head == tiles);
+    CHECK(none.partials() == 0);
+    CHECK(none.teams() == tiles);
+  }
+  CHECK(mmapp::tail_split_plan(1001, 1000000, 1000, 16).slices <= mmapp::kTailMaxTeams);
+  CHECK_FALSE(mmapp::tail_split_plan(4096, 8192, 0, 16).active());
+  // Properties over a grid: the whole waves are whole (head a multiple of the slots), the split
+  // tiles' teams fit one wave and the cap, the slices cover K, none empty, on K tiles.
+  for (const long slots : {1L, 3L, 132L, 264L})
+    for (const long tiles : {1L, 2L, 4L, 133L, 134L, 200L, 265L, 4096L, 9216L})
+      for (const long k : {1L, 255L, 256L, 300L, 1025L, 8192L, 300001L}) {
+        const auto p = mmapp::tail_split_plan(tiles, k, slots, 16);
+        INFO(tiles << " tiles, " << slots << " slots, K " << k << ": head " << p.head << ", " << p.tiles << " x "
+                   << p.slices << " slices of " << p.kc);
+        if (!p.active()) {
+          CHECK(p.head == tiles);
+          continue;
+        }
+        CHECK(p.head % slots == 0);
+        CHECK(p.head >= slots);
+        CHECK(p.head + p.tiles == tiles);
+        CHECK(p.tiles < slots);
+        CHECK(p.partials() <= slots);
+        CHECK(p.partials() <= mmapp::kTailMaxTeams);
+        CHECK(p.kc % 16 == 0);
+        CHECK(p.kc >= mmapp::kTailMinSliceK);
+        CHECK(long(p.slices - 1) * p.kc < k);
+        CHECK(long(p.slices) * p.kc >= k);
       }
 }
 

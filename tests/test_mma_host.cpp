@@ -316,6 +316,16 @@ mmapp::Matrix<T, Host> nan_padded(const mmapp::Matrix<T, Host>& v, const long pa
 const std::vector<Case> long_k_cases{{100, 97, 2500, 0, 0}, {96, 96, 3000, 0.5, 0},  {100, 97, 2500, -0.75, 1},
                                      {193, 65, 2049, 0, 2}, {97, 100, 1025, 1, 0}};
 
+// The tail split (TailSplit) on 3 fixed slots with 16x32 tiles: 7 x 4 = 28 tiles (9 whole waves and
+// 1 tile, cut into 3 slices: K 2500 in 3 of 848 with a short last one of 804, K 1025 in 3 of 352
+// and 321), also with beta, misaligned rows and NaN padding; 4 x 7 = 28 tiles at K 700 (3 of
+// 240, 220) and 300 (2 of 160, 140: K / kTailMinSliceK); 18 tiles (whole waves: no split), 2
+// tiles (less than a wave: no split), K 200 (too short: no split). In 32x16 tiles: 28 tiles at K
+// 2500 and 1025 and at K 300 (64 x 224) split, 26 at K 700 not (2 in the last wave: one slice).
+const std::vector<Case> tail_cases{{100, 97, 2500, 0, 0},   {97, 100, 1025, 1, 0},  {100, 97, 2500, -0.75, 1},
+                                   {50, 200, 700, 0.5, 0},  {64, 224, 300, 0, 2},   {96, 96, 3000, 0.5, 0},
+                                   {20, 30, 500, 0, 0},     {100, 97, 200, 0, 0}};
+
 template <class Cfg, class T>
 void check_mma_kernel(const std::vector<Case>& cases = mma_cases) {
   std::uint64_t seed = 21;
@@ -333,7 +343,7 @@ void check_mma_kernel(const std::vector<Case>& cases = mma_cases) {
     // The catalog's sizing: for the cp.async forms, room for aligned copies of a contiguous operand
     // with odd K or N (their 16-byte path); a padded (strided) operand, or a register-path form,
     // reads in place, element by element.
-    mmapp::Workspace<Host> work("work", mmapp::tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(c.m, c.n, c.k));
+    mmapp::Workspace<Host> work("work", mmapp::mma_workspace_bytes<Cfg, T>(c.m, c.n, c.k));
     mmapp::gemm_tiled_mma<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(c.beta), work});
     Kokkos::fence();
     CHECK(mmapp_test::count_bad<T>(A, B, C0, C, T(c.beta)) == 0);
@@ -394,6 +404,12 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<16, 16, 8, 16, 16, 0, 0, 0, 1, 3, true, false, 1>, double>();
   check_mma_kernel<GpuMmaTile<32, 16, 16, 32, 16, 0, 32, 2, 2, 4, true, false, 1>, double>();
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 32, 0, 0, 0, 3, 2, true, false, 1>, double>();
+  // The tail split of the last wave's tiles in K (TailSplit, on 3 slots: tail_cases), on that
+  // warp-specialized tile (swizzle 0) and on a 32x16 cp.async tile with swizzle 2 (the reduce finds
+  // the split tiles through the kernel's mapping), m16n8k8 with 4 stages.
+  check_mma_kernel<mmapp::TailSplit<GpuMmaTile<16, 32, 16, 16, 32, 0, 0, 0, 3, 2, true, false, 1>, 3>, double>(
+      tail_cases);
+  check_mma_kernel<mmapp::TailSplit<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 2, 4, true>, 3>, double>(tail_cases);
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.

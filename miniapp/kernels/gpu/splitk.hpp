@@ -134,6 +134,107 @@ SplitWaves split_waves_of(const Space& space, const long M, const long N) {
   }
 }
 
+/// Most teams a tail split (tail_split_plan) gives the last wave's tiles:
+/// its partial tiles' workspace is at most this many BM x BN tiles (64 MiB
+/// of 128x128 double tiles), whatever the device's slots.
+inline constexpr long kTailMaxTeams = 512;
+/// Least K elements per slice of a tail split: a slice shorter than this
+/// would spend more on its pipeline's fill and its partial tile's store than
+/// it saves (kSplitTeamOverheadK's order).
+inline constexpr long kTailMinSliceK = 128;
+
+/// The tail split of a launch of `tiles` whole-K teams on `slots` team
+/// slots (teams per SM x SMs): the tiles of the whole waves (head) run
+/// whole, the `tiles` mod `slots` tiles of the partial last wave are each
+/// cut into `slices` K slices of `kc` elements (the last one shorter) that
+/// run side by side in that wave, their partial tiles summed afterwards
+/// (tail_split_reduce). This is the "data-parallel + one-tile Stream-K"
+/// hybrid of M. Osama, D. Merrill, C. Cecka, M. Garland and J. D. Owens,
+/// "Stream-K: Work-centric Parallel Decomposition for Dense Matrix-Matrix
+/// Multiplication on the GPU", PPoPP 2023, section 4 (the whole waves
+/// data-parallel, the remainder split in K), here with a fixed-order sum
+/// instead of the paper's fix-up by atomics.
+struct TailSplitPlan {
+  int head = 0;    ///< tiles 0 .. head-1 run whole (the whole waves)
+  int tiles = 0;   ///< tiles head .. head+tiles-1 are split (the last wave's)
+  int slices = 1;  ///< K slices per split tile (1: no tail split)
+  int kc = 0;      ///< K elements per slice
+
+  bool active() const { return slices > 1; }
+  /// The league: the whole tiles, then the split tiles' slices.
+  long teams() const { return long(head) + long(tiles) * slices; }
+  /// Partial tiles the split writes (tiles x slices; 0 without a split).
+  long partials() const { return active() ? long(tiles) * slices : 0; }
+};
+
+/// tail_split_plan for `tiles` tiles of K = `k` on `slots` slots, slices
+/// on multiples of gcd(kstep, 64) (kstep: the kernel's K tile): where at
+/// least one wave is whole and the last is not, the rem = tiles mod slots
+/// last tiles are cut into S = min(slots / rem, kTailMaxTeams / rem,
+/// k / kTailMinSliceK) slices of splitk_wave_chunk(k, kstep, S) (the slices
+/// it makes: at most S, none empty), so that the split tiles' teams fill at
+/// most one wave. No split (slices 1, head = tiles) where S < 2: the last
+/// wave is more than half full, K is short, or there is no whole wave.
+/// The sum of a split tile's slices has another order than the whole K
+/// loop's, and which tiles are split depends on the device's slots: C's
+/// bits may differ between devices (as with the wave split, WaveSplit).
+inline TailSplitPlan tail_split_plan(const long tiles, const long k, const long slots, const int kstep) {
+  TailSplitPlan p;
+  p.head = int(tiles);
+  if (slots <= 0 || tiles <= slots || tiles % slots == 0) return p;
+  const long rem = tiles % slots;
+  const long s = std::min({slots / rem, kTailMaxTeams / rem, k / kTailMinSliceK});
+  if (s < 2) return p;
+  const int chunk = splitk_wave_chunk(k, kstep, int(s));
+  const long made = (k + chunk - 1) / chunk;
+  if (made < 2) return p;
+  p.head = int(tiles - rem);
+  p.tiles = int(rem);
+  p.slices = int(made);
+  p.kc = chunk;
+  return p;
+}
+
+/// Bytes of a tail split's partial tiles for an m x n x k GEMM in BM x BN
+/// tiles on any device: kTailMaxTeams tiles of BM x BN T (tail_split_plan
+/// never makes more), 0 where no split can be made (fewer than two tiles,
+/// or K under two slices of kTailMinSliceK).
+template <class T, int BM, int BN>
+std::size_t tail_split_workspace_bytes(const long m, const long n, const long k) {
+  const long tiles = ((m + BM - 1) / BM) * ((n + BN - 1) / BN);
+  if (tiles < 2 || k < 2 * kTailMinSliceK) return 0;
+  return std::size_t(kTailMaxTeams) * BM * BN * sizeof(T);
+}
+
+/// C(tile rows and columns) = the sum of each split tile's slices + beta *
+/// C, for the tail split `tail` of a launch over tiles_m x tiles_n BM x BN
+/// tiles whose tile index t maps to block coordinates by `coord(t)` (the
+/// kernel's swizzle). work: the partial tiles, split tile u's slice s at
+/// work + (u * slices + s) * BM * BN, row-major with ld BN, whole tiles
+/// (rows and columns past C's hold zeros). One thread per element of the
+/// split tiles (RangePolicy over tiles x BM x BN), the slices summed in
+/// ascending order: a fixed order, so the bits do not depend on
+/// scheduling. Elements outside C are skipped. Asynchronous.
+template <int BM, int BN, class Space, class T, class Coord>
+void tail_split_reduce(const Space& space, const TailSplitPlan& tail, const T* work, const Matrix<T, Space>& C,
+                       const T beta, const Coord coord) {
+  if (!tail.active()) return;
+  const long M = C.extent(0), N = C.extent(1);
+  const int head = tail.head, slices = tail.slices;
+  constexpr long elems = long(BM) * BN;
+  parallel_for_long(
+      "mmapp::gemm_tail_split_reduce", space, long(tail.tiles) * elems, KOKKOS_LAMBDA(const long e) {
+        const long u = e / elems, r = (e % elems) / BN, c = e % BN;
+        const auto b = coord(head + int(u));
+        const long i = long(b.m) * BM + r, j = long(b.n) * BN + c;
+        if (i >= M || j >= N) return;
+        const T* const p = work + u * slices * elems + r * BN + c;
+        T s = p[0];
+        for (int q = 1; q < slices; ++q) s += p[q * elems];
+        C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
+      });
+}
+
 /// Workspace of a split-K variant (chunk Kc) for an m x n x k problem: S
 /// partial m x n tiles of T, S = splitk_slices(m, n, k, Kc, sizeof(T)); 0
 /// when S == 1.

@@ -60,7 +60,9 @@
 // instruction (catalog_gpu.hpp), so a GPU build for older devices keeps the
 // SIMT kernels alone.
 // Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team =
-// (BM/WM) * (BN/WN) warps of 32. Any M, N, K >= 0, any row stride and
+// (BM/WM) * (BN/WN) warps of 32 (plus the producer warps); with the tail
+// split (TailSplit) the whole waves' tiles, then the last wave's tiles
+// times their K slices (splitk.hpp, tail_split_plan). Any M, N, K >= 0, any row stride and
 // alignment (the loader's masked path at the edges). FLOPs: 2*M*N*K (the
 // float variant runs 3 tensor-core products per multiply-add).
 #pragma once
@@ -129,6 +131,8 @@ struct GpuMmaTile {
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int split_kc = SplitKc_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
+  static constexpr bool tail_split = false;   ///< TailSplit<Cfg>: the last wave's tiles split in K
+  static constexpr int tail_slots = 0;        ///< TailSplit's slots: 0 the device's, > 0 fixed (host tests)
   static constexpr bool warp_tiled = true;
   static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
   static constexpr int producers = Producers_;         ///< copy-only warps (warp/ws_pipeline.hpp)
@@ -146,6 +150,39 @@ struct GpuMmaTile {
   }
   static constexpr int consumer_regs = producer_regs > 0 ? consumer_regs_of() : 0;
 };
+
+/// Cfg (a GpuMmaTile without split-K) with the tail split (splitk.hpp,
+/// tail_split_plan): the tiles of the whole waves run whole, those of the
+/// partial last wave are cut into K slices that run side by side in it,
+/// their partial tiles summed by tail_split_reduce. For one team per SM
+/// on a partial last wave of few tiles (the rule's 128x128 double tile at
+/// 8192^3 on an H200: 4096 tiles on 132 slots, a 32nd wave of 4 tiles,
+/// about 3% of the time; docs/performance.md, twenty-fifth round). Slots:
+/// the team slots the plan fills, 0 for the device's (min_blocks x
+/// gpu_sm_estimate), a fixed count for the host tests. Its tag adds "tail"
+/// ("tailN" with Slots = N).
+template <class Cfg, int Slots = 0>
+struct TailSplit : Cfg {
+  static_assert(Cfg::split_kc == 0, "the tail split: a tile whose K is not split already");
+  static_assert(Slots >= 0, "slots: 0 (the device's) or a count");
+  static constexpr bool tail_split = true;
+  static constexpr int tail_slots = Slots;
+};
+
+/// Workspace of gemm_tiled_mma<Cfg> for an m x n x k GEMM of T, in bytes:
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>, with a
+/// TailSplit Cfg its partial tiles first (tail_split_workspace_bytes,
+/// rounded up to 256 bytes) and the operand copies after them.
+template <class Cfg, class T>
+std::size_t mma_workspace_bytes(const long m, const long n, const long k) {
+  const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(m, n, k);
+  if constexpr (!Cfg::tail_split) {
+    return rest;
+  } else {
+    const std::size_t tail = tail_split_workspace_bytes<T, Cfg::BM, Cfg::BN>(m, n, k);
+    return tail == 0 ? rest : std::size_t(detail::round_up(long(tail), 256)) + rest;
+  }
+}
 
 namespace detail {
 
@@ -650,6 +687,24 @@ struct MmaWarpTile {
     }
   }
 
+  /// Calls f(row, col, c) for each of the warp's results: row and column
+  /// in the block tile, c = acc (+ dc * 2^-11, 3xTF32's small products).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_result(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const F& f) const {
+    MMAPP_UNROLL
+    for (int mi = 0; mi < MI; ++mi) {
+      MMAPP_UNROLL
+      for (int nj = 0; nj < NJ; ++nj) {
+        MMAPP_UNROLL
+        for (int r = 0; r < CR; ++r) {
+          T c = acc[mi][nj][r];
+          if constexpr (split3) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
+          f(wm + mi * Shape::M + Shape::c_row(lane, r), wn + nj * Shape::N + Shape::c_col(lane, r), c);
+        }
+      }
+    }
+  }
+
   /// The warp's results for slice `slice` of the block tile at (bm, bn):
   /// out(row, col) <- acc (+ dc * 2^-11) (+ beta * out when S == 1 and beta
   /// != 0), rows < M and columns < N only.
@@ -657,22 +712,30 @@ struct MmaWarpTile {
                                     const int slice, const int bm, const int bn) const {
     T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
     const bool scale = p.slices == 1 && p.beta != T(0);
-    MMAPP_UNROLL
-    for (int mi = 0; mi < MI; ++mi) {
-      MMAPP_UNROLL
-      for (int nj = 0; nj < NJ; ++nj) {
-        MMAPP_UNROLL
-        for (int r = 0; r < CR; ++r) {
-          const int row = bm + wm + mi * Shape::M + Shape::c_row(lane, r);
-          const int col = bn + wn + nj * Shape::N + Shape::c_col(lane, r);
-          if (row >= p.M || col >= p.N) continue;
-          T c = acc[mi][nj][r];
-          if constexpr (split3) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
-          T* const dst = o + long(row) * p.ldo + col;
-          *dst = scale ? c + p.beta * *dst : c;
-        }
-      }
-    }
+    for_each_result(acc, dc, [&](const int r, const int q, const T c) {
+      const int row = bm + r, col = bn + q;
+      if (row >= p.M || col >= p.N) return;
+      T* const dst = o + long(row) * p.ldo + col;
+      *dst = scale ? c + p.beta * *dst : c;
+    });
+  }
+
+  /// The warp's results as its part of a whole BM x BN partial tile at o
+  /// (row-major, ld BN; a tail split's slice, TailSplit): acc (+ dc *
+  /// 2^-11), every row and column, those past C's edge holding the zeros
+  /// that the loader's masked rows and columns multiply into them.
+  KOKKOS_INLINE_FUNCTION void store_partial(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], T* const o) const {
+    for_each_result(acc, dc, [&](const int r, const int q, const T c) { o[r * Cfg::BN + q] = c; });
+  }
+};
+
+/// Block coordinates of tile index t under BlockSwizzle<Swizzle> on a
+/// tiles_m x tiles_n grid (the kernel's mapping, for tail_split_reduce).
+template <int Swizzle>
+struct SwizzledTile {
+  int tiles_m, tiles_n;
+  KOKKOS_INLINE_FUNCTION BlockCoord operator()(const int t) const {
+    return BlockSwizzle<Swizzle>::tile(t, tiles_m, tiles_n);
   }
 };
 
@@ -687,7 +750,9 @@ struct MmaWarpTile {
 /// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(M, N, K) bytes,
 /// a cp.async Cfg first copies an operand whose rows are not 16-byte
 /// aligned to an aligned one there (AlignedOperands, in the call's time).
-/// Asynchronous (the caller fences).
+/// A TailSplit Cfg with mma_workspace_bytes<Cfg, T>(M, N, K) bytes splits
+/// its last wave's tiles in K (tail_split_plan; with less room it runs
+/// unsplit). Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
@@ -707,28 +772,56 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_mma", args, Cfg::split_kc, split_waves_of<Cfg>(space, M, N));
+  // The tail split (TailSplit): its partial tiles at the workspace's start, where it has room for them
+  // (a workspace sized for another shape: no split, the same result).
+  TailSplitPlan tail;
+  tail.head = ((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
+  if constexpr (Cfg::tail_split) {
+    const long slots = Cfg::tail_slots > 0 ? long(Cfg::tail_slots)
+                                           : long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
+    const TailSplitPlan t = tail_split_plan(tail.head, K, slots, Cfg::BK);
+    const std::size_t need = std::size_t(t.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
+    if (t.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) tail = t;
+  }
+  const std::size_t tail_bytes = std::size_t(tail.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
 
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
   // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
   // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
-  const AlignedOperands<Space, T> ops(space, args, Cfg::async ? plan.work_bytes() : args.work.extent(0));
+  const AlignedOperands<Space, T> ops(space, args,
+                                      Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
   params.scratch_bytes = Scratch::bytes;
+  params.tail_head = tail.head;
+  params.tail_slices = tail.slices;
+  params.tail_kc = tail.kc;
+  params.tail_work = tail.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
-  policy_t policy(space, params.tiles * params.slices, Cfg::team_size);
+  policy_t policy(space, tail.active() ? tail.teams() : long(params.tiles) * params.slices, Cfg::team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(params.scratch_bytes));
 
   Kokkos::parallel_for(
       "mmapp::gemm_tiled_mma", policy, KOKKOS_LAMBDA(const member_t& team) {
         const int lr = team.league_rank();
-        const int slice = lr / params.tiles, t = lr % params.tiles;
+        int slice = lr / params.tiles, t = lr % params.tiles;
+        int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
+        T* partial = nullptr;  // a tail split's slice: its partial tile
+        if constexpr (Cfg::tail_split) {
+          if (lr >= params.tail_head) {  // split tile u's slice q
+            const int v = lr - params.tail_head, u = v / params.tail_slices, q = v % params.tail_slices;
+            slice = 0;
+            t = params.tail_head + u;
+            k_begin = q * params.tail_kc;
+            k_end = k_begin + params.tail_kc < params.K ? k_begin + params.tail_kc : params.K;
+            partial = params.tail_work + (long(u) * params.tail_slices + q) * (Cfg::BM * Cfg::BN);
+          }
+        }
         const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
         const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
-        const int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
         const int tid = team.team_rank();
         const Warp warp(tid);
         const Scratch st(team, params.scratch_bytes);
@@ -818,6 +911,12 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
               }
             }
           }  // register path
+          if constexpr (Cfg::tail_split) {
+            if (partial != nullptr) {
+              warp.store_partial(acc, dc, partial);
+              return;
+            }
+          }
           warp.store(acc, dc, params, slice, bm, bn);
         };
         if constexpr (Cfg::producers > 0)
@@ -826,6 +925,9 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           multiply([](const auto&) {});
       });
   plan.reduce(space, C, args.beta);
+  if constexpr (Cfg::tail_split)
+    tail_split_reduce<Cfg::BM, Cfg::BN>(space, tail, params.tail_work, C, args.beta,
+                                        detail::SwizzledTile<Cfg::swizzle>{params.tiles_m, params.tiles_n});
 }
 
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
@@ -845,6 +947,7 @@ std::string gpu_mma_tag() {
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
+  if (Cfg::tail_split) t += " tail" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   return t;
 }
 

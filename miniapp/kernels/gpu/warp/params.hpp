@@ -19,15 +19,19 @@ namespace detail {
 /// without gaps changed the registers or spills of 7 of the 35 warp-tiled
 /// variants, three of the shape rule's among them (docs/performance.md,
 /// "History moved from code comments"). Pinned by the static_asserts below.
+/// The tail split's fields (gemm_tiled_mma with TailSplit) took reserved
+/// words, so the other fields kept their offsets.
 template <class T>
 struct WarpGemmParams {
   int tiles;                  ///<   0: block tiles per slice, tiles_m * tiles_n
   int tiles_n;                ///<   4: block tiles along N
   int tiles_m;                ///<   8: block tiles along M
-  int reserved0[2];           ///<  12
+  int tail_head;              ///<  12: the tail split's first split tile (TailSplitPlan::head; tiles: none)
+  int tail_slices;            ///<  16: K slices per split tile (TailSplitPlan::slices)
   int kc;                     ///<  20: K elements per slice (K without split-K)
   int K;                      ///<  24
-  int reserved1[3];           ///<  28
+  int tail_kc;                ///<  28: K elements per slice of a split tile
+  int reserved1[2];           ///<  32
   std::size_t scratch_bytes;  ///<  40: level-0 scratch per team (ScratchStages::bytes)
   int reserved2[4];           ///<  48
   long lda;                   ///<  64: A's row stride, elements
@@ -40,7 +44,8 @@ struct WarpGemmParams {
   bool vec_b;                 ///<  94: B likewise
   const T* A;                 ///<  96: M x K, row-major
   const T* B;                 ///< 104: K x N, row-major
-  int reserved5[10];          ///< 112
+  T* tail_work;               ///< 112: the split tiles' partial tiles (tail_split_reduce's layout)
+  int reserved5[8];           ///< 120
   T* out;                     ///< 152: the output: C, or the split-K workspace (SplitKPlan::out)
   int slices;                 ///< 160: split-K slices S (1: none)
   long slice_elems;           ///< 168: M * N, elements between slices of out
@@ -53,7 +58,8 @@ static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmPar
                   offsetof(WarpGemmParams<double>, lda) == 64 && offsetof(WarpGemmParams<double>, M) == 84 &&
                   offsetof(WarpGemmParams<double>, vec_a) == 93 && offsetof(WarpGemmParams<double>, A) == 96 &&
                   offsetof(WarpGemmParams<double>, out) == 152 && offsetof(WarpGemmParams<double>, beta) == 176 &&
-                  offsetof(WarpGemmParams<double>, vec_o) == 192,
+                  offsetof(WarpGemmParams<double>, vec_o) == 192 && offsetof(WarpGemmParams<double>, tail_head) == 12 &&
+                  offsetof(WarpGemmParams<double>, tail_kc) == 28 && offsetof(WarpGemmParams<double>, tail_work) == 112,
               "WarpGemmParams<double>: the offsets above");
 static_assert(offsetof(WarpGemmParams<float>, vec_a) == 93 && offsetof(WarpGemmParams<float>, out) == 152 &&
                   offsetof(WarpGemmParams<float>, beta) == 176 && offsetof(WarpGemmParams<float>, ldo) == 184 &&
