@@ -232,11 +232,10 @@ def test_verify_off_exits_5(tmp):
 # ---------------------------------------------------------------- signals
 
 # The signal tests time their signals against one long repetition of the
-# naive kernel on the host (OpenMP, 1 thread per rank); on a GPU the same
-# repetition would end before the signal.
-LONG_REP = "problem: {{n: {n}, dtype: float}}\nkernels: [naive]\nrun: {{warmup: 0, repetitions: 1, backend: openmp}}\n"
-LONG_ROWS = ("problem: {{m: {m}, n: 2500, k: 2500, dtype: float}}\nkernels: [naive]\n"
-             "run: {{warmup: 0, repetitions: 1, backend: openmp}}\n")
+# naive kernel on the host (OpenMP, 1 thread per rank; LONG_REP: M x N x N);
+# on a GPU the same repetition would end before the signal.
+LONG_REP = ("problem: {{m: {m}, n: {n}, k: {n}, dtype: float}}\nkernels: [naive]\n"
+            "run: {{warmup: 0, repetitions: 1, backend: openmp}}\n")
 
 # How long the long repetition lasts: past every signal's delay below (at most
 # 20 s, a retry on a loaded node) with room to spare. A signal during it waits
@@ -244,7 +243,7 @@ LONG_ROWS = ("problem: {{m: {m}, n: 2500, k: 2500, dtype: float}}\nkernels: [nai
 # a fixed 2500^3 repetition took 90-170 s (a 2-core Xeon: 170 s; a GPU node
 # running the suite: about 90 s), several times per script.
 LONG_REP_S = 30.0
-_long_rows = []
+_long_rows = None  # the fitted M (long_rep_deck)
 
 
 def long_rep_deck(tmp):
@@ -252,16 +251,17 @@ def long_rep_deck(tmp):
     float, M fitted once per script run from a timed 16-rows-per-rank run (naive's time is linear in M at
     fixed N and K: each row of C walks all of B by columns; 16 rows 0.87 s, 2500 rows 170 s on a 2-core
     Xeon). M is kept within [64, 16384]."""
-    if not _long_rows:
+    global _long_rows
+    if _long_rows is None:
         rep = os.path.join(tmp, "calibrate.json")
         m0 = 16 * ARGS.np
-        code, out, err = mmapp(deck(tmp, LONG_ROWS.format(m=m0), "calibrate.yaml"), "--report", rep)
+        code, out, err = mmapp(deck(tmp, LONG_REP.format(m=m0, n=2500), "calibrate.yaml"), "--report", rep)
         assert code == 0, (code, err)
         seconds = report(rep)["runs"][0]["time_s"]["median"]
         os.remove(rep)
-        _long_rows.append(max(64, min(16384, int(m0 * LONG_REP_S / max(seconds, 1e-3)))))
-        print(f"  (long repetition: M = {_long_rows[0]}, from {m0} rows in {seconds:.2f} s)", flush=True)
-    return deck(tmp, LONG_ROWS.format(m=_long_rows[0]))
+        _long_rows = max(64, min(16384, int(m0 * LONG_REP_S / max(seconds, 1e-3))))
+        print(f"  (long repetition: M = {_long_rows}, from {m0} rows in {seconds:.2f} s)", flush=True)
+    return deck(tmp, LONG_REP.format(m=_long_rows, n=2500))
 
 
 def test_signal_in_setup_before_first_run(tmp):
@@ -269,7 +269,7 @@ def test_signal_in_setup_before_first_run(tmp):
     repetition would take minutes): stopped at the next phase boundary, exit 4, report with no ok run."""
     for sig in (signal.SIGTERM, signal.SIGINT):
         rep = os.path.join(tmp, "r.json")
-        p = start(deck(tmp, LONG_REP.format(n=4000)), "--report", rep)
+        p = start(deck(tmp, LONG_REP.format(m=4000, n=4000)), "--report", rep)
         ranks = ranks_of(p)
         wait_for_line(p, "deck ")
         os.kill(ranks[-1], sig)
@@ -286,7 +286,7 @@ def test_signal_during_start_up(tmp):
     report (asked for) exists with stopped_by and no runs."""
     for sig, after in ((signal.SIGTERM, 0.0), (signal.SIGINT, 0.3)):
         rep = os.path.join(tmp, "r.json")
-        p = start(deck(tmp, LONG_REP.format(n=4000)), "--report", rep)
+        p = start(deck(tmp, LONG_REP.format(m=4000, n=4000)), "--report", rep)
         ranks = ranks_of(p)
         wait_for_handlers(ranks)
         time.sleep(after)
