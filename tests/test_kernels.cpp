@@ -324,9 +324,11 @@ void check_gpu_shape_rule() {
       ws = ws || v.rule == mmapp::GpuRuleChoice::dmma_deep_ws;   // sm_90a on the in-tree Kokkos
     }
     if (deep) {
-      // 8192^3: 4096 tiles of 128x128, two waves or more for up to 2048 SMs.
-      const std::string big = ws ? "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8"
-                                 : "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8";
+      // 8192^3: 4096 tiles of 128x128, two waves or more for up to 2048 SMs; with the tail split
+      // where the plan (one team per SM, K tiles of 16) splits its last wave on this device.
+      const bool tail = mmapp::tail_split_plan(4096, 8192, mmapp::gpu_sm_estimate(Space()), 16).active();
+      const std::string ws_tag = std::string("128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8") + (tail ? " tail" : "");
+      const std::string big = ws ? ws_tag : "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8";
       CHECK(tag(double(0), 8192, 8192, 8192) == big);
       CHECK(tag(double(0), 8192, 8191, 8192) == big);  // odd N: copied
       CHECK(tag(double(0), 8192, 8192, 512) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // K < 1024

@@ -436,13 +436,28 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   // nor over 256 tiles (2000^2 or 2048^2: 16 x 16), nor where the rule splits or K <= 128.
   const std::string kWs = "shape rule: FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer "
                           "warpgroup), 4 cp.async stages";
+  // Where its last wave is at most half full, that wave's tiles split in K (tail_split_plan: S =
+  // min(132 / rem, 512 / rem, K / 128) slices of K / S on multiples of 16): 8192^3, 64 x 64 = 4096
+  // tiles, 31 waves and 4 tiles in 32 slices of 256 (S = 33: 8192 / 33 rounds up to 256); 5120^3,
+  // 1600 = 12 x 132 + 16, 8 slices of 640; 2304^2 x 4096, 324 = 2 x 132 + 60, 2 of 2048; 9216 x
+  // 9216 x 1024, 5184 = 39 x 132 + 36, 3 of 352 (the last 320). Not split: 4096^3 (1024 = 7 x 132 +
+  // 100), 12288^3 (9216 = 69 x 132 + 108), 4097 x 4095 (33 x 32 = 1056: 8 whole waves), 8192 x 2048
+  // (1024), nor on 170 SMs 8192^3 (4096 = 24 x 170 + 16: 10 slices of 832, 512 / 16 = 32 > 170 / 16).
+  const auto tail = [&](int tiles, int slices) {
+    return kWs + ", the last wave's " + std::to_string(tiles) + " tiles split into " + std::to_string(slices) +
+           " K slices";
+  };
   const std::vector<Case> ws_cases{
       {true, 4096, 4096, 4096, 132, C::dmma_deep_ws, kWs},
       {true, 12288, 12288, 12288, 132, C::dmma_deep_ws, kWs},
-      {true, 8192, 8191, 8192, 132, C::dmma_deep_ws, kWs},  // odd N: copied
+      {true, 8192, 8192, 8192, 132, C::dmma_deep_ws_tail, tail(4, 32)},
+      {true, 8192, 8191, 8192, 132, C::dmma_deep_ws_tail, tail(4, 32)},  // odd N: copied
+      {true, 8192, 8192, 8192, 170, C::dmma_deep_ws_tail, tail(16, 10)},
+      {true, 5120, 5120, 5120, 132, C::dmma_deep_ws_tail, tail(16, 8)},
+      {true, 9216, 9216, 1024, 132, C::dmma_deep_ws_tail, tail(36, 3)},
       {true, 4097, 4095, 4093, 132, C::dmma_deep_ws, kWs},
       {true, 8192, 2048, 1024, 132, C::dmma_deep_ws, kWs},
-      {true, 2304, 2304, 4096, 132, C::dmma_deep_ws, kWs},  // 18 x 18 = 324 tiles >= 264
+      {true, 2304, 2304, 4096, 132, C::dmma_deep_ws_tail, tail(60, 2)},  // 18 x 18 = 324 tiles >= 264
       {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},  // 256 tiles: under two waves
       {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},  // 324 < 340
       {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
@@ -465,7 +480,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
-           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws;
+           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws || c == C::dmma_deep_ws_tail;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -648,7 +663,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }
-  CHECK(rule(true, 8192, 8192, 8192, true) == C::dmma_deep_ws);
+  CHECK(rule(true, 8192, 8192, 8192, true) == C::dmma_deep_ws_tail);
+  CHECK(rule(true, 4096, 4096, 4096, true) == C::dmma_deep_ws);
   CHECK(rule(true, 8192, 8192, 8192, false) == C::dmma_deep);
   // Over a grid: the flag changes float only to a wgmma tile and double only from the deep 128x64
   // tile to the warp-specialized 128x128 one; neither without the flag.
@@ -666,8 +682,9 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                           C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit})
           CHECK(plain != c);
         const C dw = rule(true, m, n, k, true), dp = rule(true, m, n, k, false);
-        CHECK((dw == dp || (dw == C::dmma_deep_ws && dp == C::dmma_deep)));
+        CHECK((dw == dp || ((dw == C::dmma_deep_ws || dw == C::dmma_deep_ws_tail) && dp == C::dmma_deep)));
         CHECK(dp != C::dmma_deep_ws);
+        CHECK(dp != C::dmma_deep_ws_tail);
         n_wgmma += is_wgmma;
       }
   CHECK(n_wgmma > 5);
@@ -856,11 +873,16 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_deep_k8);
           chosen.push_back(C::dmma_mid_splitk_deep);
         }
-        // The warp-specialized tile (sm_90a on the in-tree Kokkos): only with the deep tiles.
-        const auto n_ws =
-            std::count_if(all.begin(), all.end(), [](const auto& v) { return v.rule == C::dmma_deep_ws; });
-        CHECK((n_ws == 0 || n_deep == 4));
-        if (n_ws > 0) chosen.push_back(C::dmma_deep_ws);
+        // The warp-specialized tile and its tail split (sm_90a on the in-tree Kokkos): both or neither,
+        // only with the deep tiles.
+        const auto n_ws = std::count_if(all.begin(), all.end(), [](const auto& v) {
+          return v.rule == C::dmma_deep_ws || v.rule == C::dmma_deep_ws_tail;
+        });
+        CHECK((n_ws == 0 || (n_ws == 2 && n_deep == 4)));
+        if (n_ws > 0) {
+          chosen.push_back(C::dmma_deep_ws);
+          chosen.push_back(C::dmma_deep_ws_tail);
+        }
       } else {
         chosen.push_back(C::huge);
       }

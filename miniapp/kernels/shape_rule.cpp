@@ -93,6 +93,12 @@ constexpr long kDmmaShortK = 128;
 // 8192 x 2048 x 4096 87.1 -> 93.3; slower at K 300 and 512 (6000^2 x 300 -2.5%, 8192^2 x 512
 // -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%). 3001 x 2999 x 1001 gained (83.4 ->
 // 88.2) but stays out: no shape was measured between K 512 and 1001.
+//
+// There, where the last wave of 128x128 tiles is partial and tail_split_plan splits it (at most half
+// full), the tile with that wave's tiles cut in K (dmma_deep_ws_tail). One H200, 2026-11-28
+// (docs/performance.md, "Tensor cores, twenty-sixth round"), % of cuBLAS DGEMM, whole -> split:
+// 8192^3 90.6 / 92.5 -> 92.3 / 97.7, 5120^3 91.1 -> 96.6, 6144^3 92.7 -> 95.1, 9216^3 93.4 -> 94.3,
+// 10240^3 95.0 -> 95.9; 4096^3 (its last wave 100 of 132 tiles: no split) unchanged.
 constexpr long kDmmaWsMinK = 1024;
 constexpr long kDmmaWsMinWaves = 2;
 
@@ -587,11 +593,18 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                      "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
                          std::to_string(kDmmaShortK),
                      why);
-      if (deep && sm90a && k >= kDmmaWsMinK && tiles_of(rt::kDoubleMmaWs, m, n) >= kDmmaWsMinWaves * sms)
-        return chose(C::dmma_deep_ws,
-                     "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), "
-                     "4 cp.async stages",
-                     why);
+      if (deep && sm90a && k >= kDmmaWsMinK && tiles_of(rt::kDoubleMmaWs, m, n) >= kDmmaWsMinWaves * sms) {
+        const std::string ws_why =
+            "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 cp.async stages";
+        const TailSplitPlan tail =
+            tail_split_plan(tiles_of(rt::kDoubleMmaWs, m, n), k, rt::kDmmaWsTeamsPerSm * sms, rt::kDmmaWsKTile);
+        if (tail.active())
+          return chose(C::dmma_deep_ws_tail,
+                       ws_why + ", the last wave's " + std::to_string(tail.tiles) + " tiles split into " +
+                           std::to_string(tail.slices) + " K slices",
+                       why);
+        return chose(C::dmma_deep_ws, ws_why, why);
+      }
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
     }

@@ -218,8 +218,10 @@ using DoubleMma16Cp3Tall8w = GpuMmaTile<256, 64, 16, 64, 32, 1, 0, 8, 1, 3, true
 /// (78.0-85.8 at 4096^3).
 using DoubleMma16k16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 4, true, false, 4>;
 using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
-/// The rule's warp-specialized tile with the last wave's tiles split in K (TailSplit; twenty-fifth
-/// round: 8192^3 on an H200 leaves 4 tiles in a 32nd wave, about 3% of the time). Not yet run on a GPU.
+/// The rule's warp-specialized tile with the last wave's tiles split in K (TailSplit), where the rule's
+/// plan splits: one H200, 2026-11-28 (docs/performance.md, "Tensor cores, twenty-sixth round"), % of
+/// cuBLAS DGEMM, the tile whole -> split: 8192^3 90.6 / 92.5 -> 92.3 / 97.7 (4 tiles in a 32nd wave,
+/// 32 slices), 5120^3 91.1 -> 96.6, 6144^3 92.7 -> 95.1, 9216^3 93.4 -> 94.3, 10240^3 95.0 -> 95.9.
 using DoubleMma16k16Cp4WideDeepWsTail = TailSplit<DoubleMma16k16Cp4WideDeepWs>;
 using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
 using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
@@ -360,6 +362,11 @@ static_assert(detail::has_rule_tile<DoubleMma16Big>(rule_tiles::kDoubleMmaBig), 
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallLb2>(rule_tiles::kDoubleMmaSmall), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8SmallSplitKLb2>(rule_tiles::kDoubleMmaSmallSplitK), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k16Cp4WideDeepWs>(rule_tiles::kDoubleMmaWs), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k16Cp4WideDeepWsTail>(rule_tiles::kDoubleMmaWs), "vs shape_rule.hpp");
+static_assert(DoubleMma16k16Cp4WideDeepWsTail::BK == rule_tiles::kDmmaWsKTile &&
+                  DoubleMma16k16Cp4WideDeepWsTail::min_blocks == rule_tiles::kDmmaWsTeamsPerSm &&
+                  DoubleMma16k16Cp4WideDeepWsTail::tail_slots == 0,
+              "the tail split's K tile, teams per SM and slots vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3>(rule_tiles::kDoubleMmaSmallSplitK),
@@ -692,7 +699,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
     if constexpr (kGpuWgmma) {  // warp-specialized (sm_90a: setmaxnreg; eighteenth round)
       v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>(R::dmma_deep_ws));
-      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsTail, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsTail, Space, T>(R::dmma_deep_ws_tail));
       if constexpr (kLadderVariants) {
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());
