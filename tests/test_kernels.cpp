@@ -16,6 +16,7 @@
 #include "kernels/catalog.hpp"
 #include "kernels/gpu/gemv_gpu.hpp"
 #include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/stream_k.hpp"
 #include "kernels/vendor/vendor.hpp"
 #include "core/exec_spaces.hpp"
 #include "gemm_check.hpp"
@@ -545,6 +546,96 @@ TEST_CASE("wave-balanced split-K: the slices that fill the waves, on K tiles, no
         CHECK(long(s) * c >= k);
         for (int other = 1; other <= max_slices; ++other) CHECK(estimate(tiles, k, s, slots) <= estimate(tiles, k, other, slots));
       }
+}
+
+TEST_CASE("Stream-K: the last wave's K tiles in equal runs over one wave, each tile's segments summed in order",
+          "[kernels]") {
+  // Documented cases (132 slots: an H200 at one team per SM; K tiles of 16, 4 stages): a lone wave of
+  // 70 tiles (1234 x 778 in 128x128) at K 4320: 272 K tiles a tile (270 padded to 4), 19040 in all,
+  // runs of 148 (ceil(19040 / 132) = 145, padded) over 129 teams; 8192^3's 4096 tiles: 4092 whole,
+  // the 4 left in runs of 16 over 128 teams (the tail split's 32 slices of 256). Not streamed: whole
+  // waves; a last wave so full that a run saves less than kStreamKOverheadK (131 of 132 tiles); K
+  // shorter than a run and the overhead (300).
+  const auto lone = mmapp::stream_k_plan(70, 4320, 132, 16, 4);
+  REQUIRE(lone.active());
+  CHECK(lone.head == 0);
+  CHECK(lone.tiles == 70);
+  CHECK(lone.tile_iters == 272);
+  CHECK(lone.team_iters == 148);
+  CHECK(lone.teams == 129);
+  CHECK(lone.league() == 129);
+  CHECK(lone.partials() == 258);
+  const auto tail = mmapp::stream_k_plan(4096, 8192, 132, 16, 4);
+  REQUIRE(tail.active());
+  CHECK(tail.head == 4092);
+  CHECK(tail.team_iters == 16);
+  CHECK(tail.teams == 128);
+  for (const auto& [tiles, k] : std::vector<std::pair<long, long>>{{264, 8192}, {131, 8192}, {70, 300}, {0, 8192}}) {
+    INFO(tiles << " tiles, K " << k);
+    const auto none = mmapp::stream_k_plan(tiles, k, 132, 16, 4);
+    CHECK_FALSE(none.active());
+    CHECK(none.head == tiles);
+    CHECK(none.league() == tiles);
+  }
+  CHECK_FALSE(mmapp::stream_k_plan(70, 4320, 0, 16, 4).active());
+  // Properties over a grid: the whole waves whole; at most one wave of teams within the cap; runs and
+  // tiles on stage boundaries, a run shorter than a tile; the segments of the teams in order cover
+  // every K tile of every streamed tile once, at most two per team, none past the padding; the
+  // reduce's slots (its loop, copied from stream_k_reduce) are those segments; the workspace bound
+  // holds them for any slots.
+  for (const int stages : {2, 3, 4})
+    for (const long slots : {1L, 3L, 5L, 132L, 264L, 1000L})
+      for (const long tiles : {1L, 2L, 4L, 70L, 133L, 200L, 4096L})
+        for (const long k : {1L, 255L, 300L, 1025L, 4320L, 8192L, 300001L}) {
+          const auto p = mmapp::stream_k_plan(tiles, k, slots, 16, stages);
+          INFO(tiles << " tiles, " << slots << " slots, " << stages << " stages, K " << k << ": head " << p.head
+                     << ", " << p.tiles << " tiles of " << p.tile_iters << " in " << p.teams << " runs of "
+                     << p.team_iters);
+          if (!p.active()) {
+            CHECK(p.head == tiles);
+            continue;
+          }
+          CHECK(p.head % slots == 0);
+          CHECK(p.head + p.tiles == tiles);
+          CHECK(p.tiles < slots);
+          CHECK(p.teams <= slots);
+          CHECK(p.partials() <= mmapp::kTailMaxTeams);
+          CHECK(p.tile_iters % stages == 0);
+          CHECK(p.team_iters % stages == 0);
+          CHECK(long(p.tile_iters - stages) * 16 < k);
+          CHECK(long(p.tile_iters) * 16 >= k);
+          CHECK(p.team_iters < p.tile_iters);
+          CHECK(long(p.team_iters) * 16 >= mmapp::kTailMinSliceK);
+          const std::size_t room = mmapp::stream_k_workspace_bytes<double, 16, 16>(tiles * 16, 16, k, 16, stages);
+          CHECK(std::size_t(p.partials()) * 16 * 16 * sizeof(double) <= room);
+          std::vector<std::vector<std::pair<int, int>>> covered(p.tiles);  // per tile: (it0, slot) in order
+          long next = 0;  // the next K tile of all, in order
+          for (int j = 0; j < p.teams; ++j) {
+            mmapp::StreamKSegment sg{};
+            int n = 0;
+            for (int s = 0; s < 2 && mmapp::stream_k_segment(p, j, s, sg); ++s, ++n) {
+              CHECK(sg.slot == 2 * j + s);
+              CHECK(long(sg.tile) * p.tile_iters + sg.it0 == next);
+              CHECK(sg.it1 > sg.it0);
+              CHECK(sg.it1 <= p.tile_iters);
+              CHECK(long(sg.it0) * 16 < k);  // not in the padding alone
+              CHECK((sg.it1 - sg.it0) % stages == 0);
+              next += sg.it1 - sg.it0;
+              if (sg.tile < p.tiles) covered[sg.tile].push_back({sg.it0, sg.slot});
+            }
+            CHECK(n >= 1);
+          }
+          CHECK(next == long(p.tiles) * p.tile_iters);
+          for (long u = 0; u < p.tiles; ++u) {
+            const long start = u * p.tile_iters, end = start + p.tile_iters;
+            std::vector<int> slots_of_reduce;
+            for (long t = start / p.team_iters; t * p.team_iters < end; ++t)
+              slots_of_reduce.push_back(int(2 * t + (t * p.team_iters < start ? 1 : 0)));
+            std::vector<int> slots_of_segments;
+            for (const auto& c : covered[u]) slots_of_segments.push_back(c.second);
+            CHECK(slots_of_reduce == slots_of_segments);
+          }
+        }
 }
 
 TEST_CASE("tail split: the last wave's tiles cut in K to fill that wave, the whole waves whole", "[kernels]") {

@@ -326,6 +326,16 @@ const std::vector<Case> tail_cases{{100, 97, 2500, 0, 0},   {97, 100, 1025, 1, 0
                                    {50, 200, 700, 0.5, 0},  {64, 224, 300, 0, 2},   {96, 96, 3000, 0.5, 0},
                                    {20, 30, 500, 0, 0},     {100, 97, 200, 0, 0}};
 
+// Stream-K (StreamK) on 5 fixed slots: 16x32 tiles (2 stages) and 32x16 (4 stages, swizzle 2). 16x32:
+// 28 tiles (25 whole, 3 streamed in runs of 96 and 40 K tiles, teams crossing a tile boundary: K
+// 2500 and 1025, with beta and misaligned rows), a lone wave of 2 tiles over 5 teams (K 2000), 8
+// tiles (3 streamed, K 777, NaN padding), 18 tiles (3 streamed, K 3000); 28 tiles at K 700 and 300
+// and K 200: not streamed (the overhead). 32x16: the same shapes, 26 tiles at K 700 streamed by 4
+// teams, 7 tiles at K 777 (2 streamed).
+const std::vector<Case> stream_k_cases{{100, 97, 2500, 0, 0}, {97, 100, 1025, 1, 0},   {100, 97, 2500, -0.75, 1},
+                                       {20, 30, 2000, 0, 0},  {30, 97, 777, 0.5, 2},   {96, 96, 3000, 0, 0},
+                                       {50, 200, 700, 0, 0},  {64, 224, 300, 0, 2},    {100, 97, 200, 0, 0}};
+
 template <class Cfg, class T>
 void check_mma_kernel(const std::vector<Case>& cases = mma_cases) {
   std::uint64_t seed = 21;
@@ -410,6 +420,11 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<mmapp::TailSplit<GpuMmaTile<16, 32, 16, 16, 32, 0, 0, 0, 3, 2, true, false, 1>, 3>, double>(
       tail_cases);
   check_mma_kernel<mmapp::TailSplit<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 2, 4, true>, 3>, double>(tail_cases);
+  // Stream-K of the last wave (StreamK, on 5 slots: stream_k_cases) on the same two tiles: the
+  // warp-specialized one's segments share one ring (on the host, one async_mainloop each).
+  check_mma_kernel<mmapp::StreamK<GpuMmaTile<16, 32, 16, 16, 32, 0, 0, 0, 3, 2, true, false, 1>, 5>, double>(
+      stream_k_cases);
+  check_mma_kernel<mmapp::StreamK<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 2, 4, true>, 5>, double>(stream_k_cases);
   // float, 3xTF32 with one scratch stage (the parts split when stored).
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 0, 2, 0, 1>, float>();
   // float, 3xTF32 on m16n8k8: 1x2 warps of 16x16, one warp of 32x32, split-K by 32.

@@ -223,6 +223,12 @@ using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3,
 /// cuBLAS DGEMM, the tile whole -> split: 8192^3 90.6 / 92.5 -> 92.3 / 97.7 (4 tiles in a 32nd wave,
 /// 32 slices), 5120^3 91.1 -> 96.6, 6144^3 92.7 -> 95.1, 9216^3 93.4 -> 94.3, 10240^3 95.0 -> 95.9.
 using DoubleMma16k16Cp4WideDeepWsTail = TailSplit<DoubleMma16k16Cp4WideDeepWs>;
+/// That tile with its last wave streamed (StreamK, stream_k.hpp): the K tiles of the last wave's
+/// tiles, or of a lone partial wave, spread evenly over one wave of teams. Its tile runs one team per
+/// SM at the same time per K tile however few teams share the GPU: one H200, 2026-11-28 (docs/
+/// performance.md, "Tensor cores, twenty-seventh round"), K = 8192: 16, 64, 128, 132 tiles 0.606-0.625
+/// ms, 264 tiles 1.22 ms; so a lone wave of 64 tiles idles half the SMs for a whole tile's K loop.
+using DoubleMma16k16Cp4WideDeepWsSk = StreamK<DoubleMma16k16Cp4WideDeepWs>;
 using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
 using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
 using DoubleMma16Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 1, 4, true, false, 4>;
@@ -700,6 +706,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     if constexpr (kGpuWgmma) {  // warp-specialized (sm_90a: setmaxnreg; eighteenth round)
       v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>(R::dmma_deep_ws));
       v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsTail, Space, T>(R::dmma_deep_ws_tail));
+      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsSk, Space, T>());
       if constexpr (kLadderVariants) {
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());

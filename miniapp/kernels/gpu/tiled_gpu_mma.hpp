@@ -70,10 +70,12 @@
 #include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/stream_k.hpp"
 #include "kernels/gpu/warp/async_pipeline.hpp"
 #include "kernels/gpu/warp/loader.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/gpu/warp/params.hpp"
+#include "kernels/gpu/warp/segment.hpp"
 #include "kernels/gpu/warp/swizzle.hpp"
 #include "kernels/gpu/warp/tile.hpp"
 #include "kernels/gpu/warp/ws_pipeline.hpp"
@@ -132,7 +134,8 @@ struct GpuMmaTile {
   static constexpr int split_kc = SplitKc_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   static constexpr bool tail_split = false;   ///< TailSplit<Cfg>: the last wave's tiles split in K
-  static constexpr int tail_slots = 0;        ///< TailSplit's slots: 0 the device's, > 0 fixed (host tests)
+  static constexpr bool stream_k = false;     ///< StreamK<Cfg>: the last wave's K tiles spread over a wave
+  static constexpr int tail_slots = 0;        ///< TailSplit's and StreamK's slots: 0 the device's, > 0 fixed
   static constexpr bool warp_tiled = true;
   static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
   static constexpr int producers = Producers_;         ///< copy-only warps (warp/ws_pipeline.hpp)
@@ -169,17 +172,38 @@ struct TailSplit : Cfg {
   static constexpr int tail_slots = Slots;
 };
 
+/// Cfg (a cp.async GpuMmaTile without split-K) with the Stream-K
+/// decomposition of its last wave (stream_k.hpp, stream_k_plan): the tiles
+/// of the whole waves run whole, the K tiles of the rest are cut into equal
+/// runs over at most one wave of teams, a team's run covering the end of
+/// one tile and the start of the next at most, the partial tiles summed by
+/// stream_k_reduce. Unlike TailSplit, every SM gets the same share however
+/// many tiles the last wave holds, and a lone partial wave (fewer tiles
+/// than slots) is streamed too. Slots as TailSplit's. Its tag adds "sk"
+/// ("skN" with Slots = N).
+template <class Cfg, int Slots = 0>
+struct StreamK : Cfg {
+  static_assert(Cfg::split_kc == 0 && !Cfg::tail_split, "Stream-K: a tile whose K is not split already");
+  static_assert(Cfg::async, "Stream-K: the cp.async pipelines (the stages its segments are padded to)");
+  static_assert(Slots >= 0, "slots: 0 (the device's) or a count");
+  static constexpr bool stream_k = true;
+  static constexpr int tail_slots = Slots;
+};
+
 /// Workspace of gemm_tiled_mma<Cfg> for an m x n x k GEMM of T, in bytes:
 /// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>, with a
-/// TailSplit Cfg its partial tiles first (tail_split_workspace_bytes,
-/// rounded up to 256 bytes) and the operand copies after them.
+/// TailSplit or StreamK Cfg its partial tiles first (tail_split_workspace_bytes:
+/// kTailMaxTeams tiles, which neither plan exceeds; rounded up to 256 bytes)
+/// and the operand copies after them.
 template <class Cfg, class T>
 std::size_t mma_workspace_bytes(const long m, const long n, const long k) {
   const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(m, n, k);
-  if constexpr (!Cfg::tail_split) {
+  if constexpr (!Cfg::tail_split && !Cfg::stream_k) {
     return rest;
   } else {
-    const std::size_t tail = tail_split_workspace_bytes<T, Cfg::BM, Cfg::BN>(m, n, k);
+    const std::size_t tail = Cfg::stream_k
+                                 ? stream_k_workspace_bytes<T, Cfg::BM, Cfg::BN>(m, n, k, Cfg::BK, Cfg::stages)
+                                 : tail_split_workspace_bytes<T, Cfg::BM, Cfg::BN>(m, n, k);
     return tail == 0 ? rest : std::size_t(detail::round_up(long(tail), 256)) + rest;
   }
 }
@@ -783,7 +807,18 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
     const std::size_t need = std::size_t(t.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
     if (t.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) tail = t;
   }
-  const std::size_t tail_bytes = std::size_t(tail.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
+  // Stream-K (StreamK): likewise, its partial tiles at the workspace's start.
+  StreamKPlan sk;
+  sk.head = tail.head;
+  if constexpr (Cfg::stream_k) {
+    const long slots = Cfg::tail_slots > 0 ? long(Cfg::tail_slots)
+                                           : long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
+    const StreamKPlan p = stream_k_plan(sk.head, K, slots, Cfg::BK, Cfg::stages);
+    const std::size_t need = std::size_t(p.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
+    if (p.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) sk = p;
+  }
+  const std::size_t tail_bytes =
+      std::size_t(tail.partials() + sk.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
 
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
   // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
@@ -794,40 +829,72 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
                                       Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
   params.scratch_bytes = Scratch::bytes;
-  params.tail_head = tail.head;
+  params.tail_head = sk.active() ? sk.head : tail.head;
   params.tail_slices = tail.slices;
   params.tail_kc = tail.kc;
-  params.tail_work = tail.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
+  params.sk_tile_iters = sk.tile_iters;
+  params.sk_team_iters = sk.team_iters;
+  params.tail_work = tail.active() || sk.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
-  policy_t policy(space, tail.active() ? tail.teams() : long(params.tiles) * params.slices, Cfg::team_size);
+  policy_t policy(space,
+                  sk.active()     ? sk.league()
+                  : tail.active() ? tail.teams()
+                                  : long(params.tiles) * params.slices,
+                  Cfg::team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(params.scratch_bytes));
 
   Kokkos::parallel_for(
       "mmapp::gemm_tiled_mma", policy, KOKKOS_LAMBDA(const member_t& team) {
         const int lr = team.league_rank();
-        int slice = lr / params.tiles, t = lr % params.tiles;
-        int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
-        T* partial = nullptr;  // a tail split's slice: its partial tile
-        if constexpr (Cfg::tail_split) {
-          if (lr >= params.tail_head) {  // split tile u's slice q
-            const int v = lr - params.tail_head, u = v / params.tail_slices, q = v % params.tail_slices;
-            slice = 0;
-            t = params.tail_head + u;
-            k_begin = q * params.tail_kc;
-            k_end = k_begin + params.tail_kc < params.K ? k_begin + params.tail_kc : params.K;
-            partial = params.tail_work + (long(u) * params.tail_slices + q) * (Cfg::BM * Cfg::BN);
-          }
-        }
-        const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
-        const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
+        const int slice = lr / params.tiles;
         const int tid = team.team_rank();
         const Warp warp(tid);
         const Scratch st(team, params.scratch_bytes);
+        // The team's segments (warp/segment.hpp): its block tile over its K slice, or (TailSplit) a
+        // split tile's slice into its partial tile, or (StreamK) one or two streamed segments.
+        auto whole = [&](const int t, const int k_begin, const int k_end, T* const partial) {
+          const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
+          const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+          return detail::TeamSegment<T>{tile.m * Cfg::BM, tile.n * Cfg::BN, k_begin, k_end, ktiles, partial};
+        };
+        detail::TeamSegments<T, Cfg::stream_k ? 2 : 1> segs;
+        {
+          const int k_begin = slice * params.kc;
+          segs.seg[0] = whole(lr % params.tiles, k_begin, k_begin + params.kc < params.K ? k_begin + params.kc : params.K,
+                              nullptr);
+        }
+        if constexpr (Cfg::tail_split) {
+          if (lr >= params.tail_head) {  // split tile u's slice q
+            const int v = lr - params.tail_head, u = v / params.tail_slices, q = v % params.tail_slices;
+            const int k_begin = q * params.tail_kc;
+            segs.seg[0] = whole(params.tail_head + u, k_begin,
+                                k_begin + params.tail_kc < params.K ? k_begin + params.tail_kc : params.K,
+                                params.tail_work + (long(u) * params.tail_slices + q) * (Cfg::BM * Cfg::BN));
+          }
+        }
+        if constexpr (Cfg::stream_k) {
+          if (lr >= params.tail_head) {  // stream team j: its run's one or two segments
+            StreamKPlan plan;
+            plan.head = params.tail_head;
+            plan.tiles = params.tiles - params.tail_head;
+            plan.tile_iters = params.sk_tile_iters;
+            plan.team_iters = params.sk_team_iters;
+            segs.n = 0;
+            StreamKSegment sg;
+            for (int s = 0; s < 2 && stream_k_segment(plan, lr - params.tail_head, s, sg); ++s) {
+              const int k_begin = sg.it0 * Cfg::BK, k_end = sg.it1 * Cfg::BK < params.K ? sg.it1 * Cfg::BK : params.K;
+              segs.seg[s] = whole(params.tail_head + sg.tile, k_begin, k_end,
+                                  params.tail_work + long(sg.slot) * (Cfg::BM * Cfg::BN));
+              segs.seg[s].ktiles = sg.it1 - sg.it0;  // padded to the stages (warp/segment.hpp)
+              segs.n = s + 1;
+            }
+          }
+        }
 
         // The warps' accumulators, K loop and epilogue: run(compute) is the K loop, compute(stage) a K tile.
-        auto multiply = [&](const auto& run) {
+        auto multiply = [&](const detail::TeamSegment<T>& sg, const auto& run) {
           T acc[Warp::MI][Warp::NJ][Warp::CR], dc[Warp::MI][Warp::NJ][Warp::CR];
           MMAPP_UNROLL
           for (int i = 0; i < Warp::MI; ++i) {
@@ -842,13 +909,14 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
             run([&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
           } else if constexpr (Cfg::async) {
             (void)run;
-            const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, bm, bn, tid, k_end};
-            detail::async_mainloop<Cfg::stages, Cfg::BK>(
-                team, st, al, k_begin, k_end, [&](auto stage) { warp.tile(st, decltype(stage)::value, acc, dc); });
+            const detail::AsyncTileLoader<Cfg, T, Scratch> al{params, sg.bm, sg.bn, tid, sg.k_end};
+            detail::async_mainloop<Cfg::stages, Cfg::BK>(team, st, al, sg.k_begin, sg.k_end, [&](auto stage) {
+              warp.tile(st, decltype(stage)::value, acc, dc);
+            });
           } else {
             typename Loader::FragmentA ra;
             typename Loader::FragmentB rb;
-            const Loader gl(params, bm, bn, tid, k_end);
+            const Loader gl(params, sg.bm, sg.bn, tid, sg.k_end);
             // Registers -> stage s: A as As[m][k], B as Bs[k][n], 16-byte chunks.
             // 3xTF32: the split of each element here, once per team, into the two parts.
             auto store = [&](const int s) {
@@ -875,9 +943,9 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
                 if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
               }
             };
-            const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+            const int ktiles = sg.k_end > sg.k_begin ? (sg.k_end - sg.k_begin + Cfg::BK - 1) / Cfg::BK : 0;
             if (ktiles > 0) {
-              gl.fetch(k_begin, ra, rb);
+              gl.fetch(sg.k_begin, ra, rb);
               store(0);
             }
             team.team_barrier();
@@ -887,7 +955,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
               auto step = [&](const int kt, auto cur) {
                 constexpr int Cur = decltype(cur)::value;
                 const bool more = kt + 1 < ktiles;
-                if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+                if (more) gl.fetch(sg.k_begin + (kt + 1) * Cfg::BK, ra, rb);
                 warp.tile(st, Cur, acc, dc);
                 if (more) store(Cur ^ 1);
                 team.team_barrier();
@@ -901,7 +969,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
               // multiplied; two barriers per K tile.
               for (int kt = 0; kt < ktiles; ++kt) {
                 const bool more = kt + 1 < ktiles;
-                if (more) gl.fetch(k_begin + (kt + 1) * Cfg::BK, ra, rb);
+                if (more) gl.fetch(sg.k_begin + (kt + 1) * Cfg::BK, ra, rb);
                 warp.tile(st, 0, acc, dc);
                 if (more) {
                   team.team_barrier();
@@ -911,23 +979,30 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
               }
             }
           }  // register path
-          if constexpr (Cfg::tail_split) {
-            if (partial != nullptr) {
-              warp.store_partial(acc, dc, partial);
+          if constexpr (Cfg::tail_split || Cfg::stream_k) {
+            if (sg.partial != nullptr) {
+              warp.store_partial(acc, dc, sg.partial);
               return;
             }
           }
-          warp.store(acc, dc, params, slice, bm, bn);
+          warp.store(acc, dc, params, slice, sg.bm, sg.bn);
         };
         if constexpr (Cfg::producers > 0)
-          detail::ws_mainloop<Cfg, T>(team, st, params, bm, bn, tid, k_begin, k_end, multiply);
+          detail::ws_mainloop<Cfg, T>(team, st, params, tid, segs, multiply);
         else
-          multiply([](const auto&) {});
+          segs.for_each([&](const auto& sg) {
+            // A second segment's prologue fills stages the first's last K tiles may still be read from.
+            if (&sg != &segs.seg[0]) team.team_barrier();
+            multiply(sg, [](const auto&) {});
+          });
       });
   plan.reduce(space, C, args.beta);
   if constexpr (Cfg::tail_split)
     tail_split_reduce<Cfg::BM, Cfg::BN>(space, tail, params.tail_work, C, args.beta,
                                         detail::SwizzledTile<Cfg::swizzle>{params.tiles_m, params.tiles_n});
+  if constexpr (Cfg::stream_k)
+    stream_k_reduce<Cfg::BM, Cfg::BN>(space, sk, params.tail_work, C, args.beta,
+                                      detail::SwizzledTile<Cfg::swizzle>{params.tiles_m, params.tiles_n});
 }
 
 /// The tag of a gemm_tiled_mma variant, e.g. "dmma w64x32 lb2 sw8" ("dmma16",
@@ -948,6 +1023,7 @@ std::string gpu_mma_tag() {
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
   if (Cfg::tail_split) t += " tail" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
+  if (Cfg::stream_k) t += " sk" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   return t;
 }
 

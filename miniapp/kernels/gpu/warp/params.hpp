@@ -19,19 +19,20 @@ namespace detail {
 /// without gaps changed the registers or spills of 7 of the 35 warp-tiled
 /// variants, three of the shape rule's among them (docs/performance.md,
 /// "History moved from code comments"). Pinned by the static_asserts below.
-/// The tail split's fields (gemm_tiled_mma with TailSplit) took reserved
-/// words, so the other fields kept their offsets.
+/// The tail split's and Stream-K's fields (gemm_tiled_mma with TailSplit,
+/// StreamK) took reserved words, so the other fields kept their offsets.
 template <class T>
 struct WarpGemmParams {
   int tiles;                  ///<   0: block tiles per slice, tiles_m * tiles_n
   int tiles_n;                ///<   4: block tiles along N
   int tiles_m;                ///<   8: block tiles along M
-  int tail_head;              ///<  12: the tail split's first split tile (TailSplitPlan::head; tiles: none)
+  int tail_head;              ///<  12: the first split (streamed) tile (TailSplitPlan::head, StreamKPlan::head)
   int tail_slices;            ///<  16: K slices per split tile (TailSplitPlan::slices)
   int kc;                     ///<  20: K elements per slice (K without split-K)
   int K;                      ///<  24
   int tail_kc;                ///<  28: K elements per slice of a split tile
-  int reserved1[2];           ///<  32
+  int sk_tile_iters;          ///<  32: Stream-K's K tiles per streamed tile (StreamKPlan::tile_iters)
+  int sk_team_iters;          ///<  36: Stream-K's K tiles per stream team (StreamKPlan::team_iters)
   std::size_t scratch_bytes;  ///<  40: level-0 scratch per team (ScratchStages::bytes)
   int reserved2[4];           ///<  48
   long lda;                   ///<  64: A's row stride, elements

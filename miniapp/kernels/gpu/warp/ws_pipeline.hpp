@@ -134,67 +134,86 @@ KOKKOS_FORCEINLINE_FUNCTION void cta_barrier() {
 #endif
 }
 
-/// The warp-specialized main loop (file comment) over the K tiles of BK in
-/// [k_begin, k_end) of one team of Cfg (GpuMmaTile with producers > 0):
-/// threads tid < Cfg::consumer_threads call consumer(run) once, which holds
-/// their accumulators and calls run(compute) for the K loop (compute(std::
-/// integral_constant<int, s>): the warp's MMAs on stage s of st); the others
-/// copy with an AsyncTileLoader of Cfg::producer_threads threads (p: the
-/// kernel's parameters; bm, bn: the block tile). The consumers' whole work
-/// (accumulators, loop, epilogue) sits in their branch so that the registers
-/// setmaxnreg gives them are theirs alone. Scratch: MmaScratch, whose bars()
-/// hold 2 S mbarriers. Every thread of the team calls it (team barriers).
-template <class Cfg, class T, class Member, class Scratch, class Params, class Consumer>
-KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, const Params& p, const int bm,
-                                        const int bn, const int tid, const int k_begin, const int k_end,
-                                        const Consumer& consumer) {
+/// The warp-specialized main loop (file comment) over the segments `segs`
+/// (TeamSegments, warp/segment.hpp) of one team of Cfg (GpuMmaTile with
+/// producers > 0): for each segment in order, threads tid <
+/// Cfg::consumer_threads call consumer(segment, run), which holds their
+/// accumulators and calls run(compute) for the segment's K loop
+/// (compute(std::integral_constant<int, s>): the warp's MMAs on stage s of
+/// st); the others copy the segment's K tiles with an AsyncTileLoader of
+/// Cfg::producer_threads threads (p: the kernel's parameters). One ring for
+/// all segments: K tile kt of the team (counted over its segments) uses
+/// stage kt mod S, so the producers copy the next segment's first tiles
+/// while the consumers store the last one's result; every segment but the
+/// last is a multiple of S K tiles (Stream-K pads them: stream_k.hpp), so
+/// each starts on stage 0, the compile-time stage of the consumers' loop.
+/// The consumers' whole work (accumulators, loop, epilogue) sits in their
+/// branch so that the registers setmaxnreg gives them are theirs alone.
+/// Scratch: MmaScratch, whose bars() hold 2 S mbarriers. Every thread of
+/// the team calls it (team barriers).
+template <class Cfg, class T, class Member, class Scratch, class Params, class Segments, class Consumer>
+KOKKOS_INLINE_FUNCTION void ws_mainloop(const Member& team, const Scratch& st, const Params& p, const int tid,
+                                        const Segments& segs, const Consumer& consumer) {
   constexpr int S = Cfg::stages, BK = Cfg::BK;  // 2-4 stages: stage_loop's and async_mainloop's checks
   const bool producer = tid >= Cfg::consumer_threads;
+  const int ptid = producer ? tid - Cfg::consumer_threads : 0;
   using Loader = AsyncTileLoader<Cfg, T, Scratch, Cfg::producer_threads, true>;  // the producers', rolled
-  const Loader al{p, bm, bn, producer ? tid - Cfg::consumer_threads : 0, k_end};
 #if MMAPP_WS_MBARRIER
-  const int ktiles = k_end > k_begin ? (k_end - k_begin + BK - 1) / BK : 0;
   std::uint64_t* const full = st.bars();
   std::uint64_t* const empty = full + S;
   mbar_init_ring<S>(team, full, Cfg::producer_threads, Cfg::consumer_threads);
   if (producer) {
     if constexpr (Cfg::producer_regs > 0) set_max_regs<false, Cfg::producer_regs>();  // to the consumers
-    for (int kt = 0; kt < ktiles; ++kt) {
-      const int s = kt % S;
-      mbar_wait(empty + s, ((kt / S) & 1) ^ 1);  // the stage's previous tile read by every consumer
-      al.issue(st, s, k_begin + kt * BK);
-      mbar_cp_async_arrive(full + s);
-      mbar_arrive(full + s);
-    }
+    int base = 0;  // the team's K tiles before this segment
+    segs.for_each([&](const auto& sg) {
+      const Loader al{p, sg.bm, sg.bn, ptid, sg.k_end};
+      for (int kt = 0; kt < sg.ktiles; ++kt) {
+        const int g = base + kt, s = g % S;
+        mbar_wait(empty + s, ((g / S) & 1) ^ 1);  // the stage's previous tile read by every consumer
+        al.issue(st, s, sg.k_begin + kt * BK);
+        mbar_cp_async_arrive(full + s);
+        mbar_arrive(full + s);
+      }
+      base += sg.ktiles;
+    });
     cp_async_wait<0>();
     cta_barrier();  // with the consumers' below: every wait done
   } else {
     if constexpr (Cfg::producer_regs > 0) set_max_regs<true, Cfg::consumer_regs>();
-    consumer([&](const auto& compute) {
-      stage_loop<S>(ktiles, [&](const int kt, auto cur) {
-        constexpr int Cur = decltype(cur)::value;
-        mbar_wait(full + Cur, (kt / S) & 1);
-        compute(cur);
-        mbar_arrive(empty + Cur);
+    int base = 0;  // a multiple of S (the function comment)
+    segs.for_each([&](const auto& sg) {
+      consumer(sg, [&](const auto& compute) {
+        stage_loop<S>(sg.ktiles, [&](const int kt, auto cur) {
+          constexpr int Cur = decltype(cur)::value;
+          mbar_wait(full + Cur, ((base + kt) / S) & 1);
+          compute(cur);
+          mbar_arrive(empty + Cur);
+        });
       });
+      base += sg.ktiles;
     });
     cta_barrier();
     if (tid == 0) mbar_inval_ring<S>(full);
   }
 #else
-  // The same roles on async_mainloop's schedule (file comment): as many team barriers in each branch.
+  // The same roles on async_mainloop's schedule (file comment), a ring per segment over its K
+  // range (no padding: the padded K tiles are zeros), a team barrier between segments: as many
+  // team barriers in each branch.
   struct Issuer {
-    const Loader& al;
+    const Loader al;
     bool producer;
     KOKKOS_INLINE_FUNCTION void issue(const Scratch& s_, const int s, const int k0) const {
       if (producer) al.issue(s_, s, k0);
     }
   };
-  const Issuer is{al, producer};
-  if (producer)
-    async_mainloop<S, BK>(team, st, is, k_begin, k_end, [](auto) {});
-  else
-    consumer([&](const auto& compute) { async_mainloop<S, BK>(team, st, is, k_begin, k_end, compute); });
+  segs.for_each([&](const auto& sg) {
+    if (&sg != &segs.seg[0]) team.team_barrier();  // the last segment's stages read by every warp
+    const Issuer is{Loader{p, sg.bm, sg.bn, ptid, sg.k_end}, producer};
+    if (producer)
+      async_mainloop<S, BK>(team, st, is, sg.k_begin, sg.k_end, [](auto) {});
+    else
+      consumer(sg, [&](const auto& compute) { async_mainloop<S, BK>(team, st, is, sg.k_begin, sg.k_end, compute); });
+  });
 #endif
 }
 
