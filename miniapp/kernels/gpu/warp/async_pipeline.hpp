@@ -71,16 +71,49 @@ struct AsyncTileLoader {
   /// vec_b; the caller commits the group). An operand whose K tile lies
   /// wholly inside the matrix and the team's K range (interior tiles: all
   /// but the edges) takes issue_interior's path, without the per-chunk
-  /// bounds and zero fill; the edges take the masked path below.
+  /// bounds and zero fill; a K tile inside the K range of a block tile on
+  /// C's last block row or column takes issue_interior's addressing with
+  /// the rows and columns past C zero-filled (issue_edge); the K tiles past
+  /// the K range take the masked path below.
   KOKKOS_INLINE_FUNCTION void issue(const Scratch& st, const int s, const int k0) const {
     const bool k_inside = k0 + Cfg::BK <= k_end;
-    const bool a_inside = p.vec_a && k_inside && bm + Cfg::BM <= p.M;
-    const bool b_inside = p.vec_b && k_inside && bn + Cfg::BN <= p.N;
-    if (a_inside && b_inside) {
-      issue_interior(st, s, k0);
+    if (p.vec_a && p.vec_b && k_inside) {
+      if (bm + Cfg::BM <= p.M && bn + Cfg::BN <= p.N)
+        issue_interior(st, s, k0);
+      else
+        issue_edge(st, s, k0);
       return;
     }
     issue_masked(st, s, k0);
+  }
+
+  /// issue_interior for a K tile inside the K range of an edge block tile
+  /// (rows past M or columns past N): the same chunks and addresses, a
+  /// chunk of A whose row lies past M zero-filled, a chunk of B the part
+  /// of it before column N copied and the rest zero-filled. A thread's
+  /// rows and columns are the same in every K tile, so the bounds cost a
+  /// compare per chunk, not the masked path's K arithmetic (the
+  /// warp-specialized producers, at 24 registers, ran an edge tile's K
+  /// loop at about half the speed of an interior one on the masked path:
+  /// docs/performance.md, "Tensor cores, twenty-seventh round").
+  KOKKOS_INLINE_FUNCTION void issue_edge(const Scratch& st, const int s, const int k0) const {
+    const int ra = tid / a_per_row, ka = (tid % a_per_row) * VW;
+    const int rb = tid / b_per_row, nb = (tid % b_per_row) * VW;
+    const int rows_left = p.M - (bm + ra), cols_left = p.N - (bn + nb);  // from the thread's first chunk
+    const T* const ga = p.A + long(bm + ra) * p.lda + (k0 + ka);
+    const T* const gb = p.B + long(k0 + rb) * p.ldb + (bn + nb);
+    T* const As = st.a(s) + ra * Scratch::lda_s + ka;
+    T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
+    chunks<la>([&](const int l) {
+      const int dr = l * Threads / a_per_row, dk = l * Threads % a_per_row * VW;
+      const bool in = dr < rows_left;
+      cp_async16(As + dr * Scratch::lda_s + dk, in ? ga + long(dr) * p.lda + dk : p.A, in ? 16 : 0);
+    });
+    chunks<lb>([&](const int l) {
+      const int dr = l * Threads / b_per_row, dn = l * Threads % b_per_row * VW;
+      const int left = cols_left - dn, n = left < 0 ? 0 : (left > VW ? VW : left);
+      cp_async16(Bs + dr * Scratch::ldb_s + dn, n > 0 ? gb + long(dr) * p.ldb + dn : p.B, n * int(sizeof(T)));
+    });
   }
 
   /// issue() for a K tile of A and B wholly inside (no bounds, no zero
