@@ -333,6 +333,13 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 8192, 8192, 8192) == big);
       CHECK(tag(double(0), 8192, 8191, 8192) == big);  // odd N: copied
       CHECK(tag(double(0), 8192, 8192, 512) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // K < 1024
+      // 1024^2 x 4096: 64 tiles of 128x128, C in whole tiles; streamed where the plan (one team per SM,
+      // K tiles of 16, 4 stages) streams this device's last wave in runs of at most half a tile.
+      const long sms = mmapp::gpu_sm_estimate(Space());
+      const auto sk = mmapp::stream_k_plan(64, 4096, sms, 16, 4);
+      if (ws && 64 < 4 * sms && !mmapp::tail_split_plan(64, 4096, sms, 16).active() && sk.active() &&
+          2 * sk.team_iters <= sk.tile_iters)
+        CHECK(tag(double(0), 1024, 1024, 4096) == "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8 sk");
       CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");

@@ -468,6 +468,36 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 1023, 4097, 4096, 132, C::dmma_big, kDmmaBig},  // register path: no sm_90a tile
   };
   check(ws_cases, true, true, true);
+  // C in whole 128x128 tiles, K >= 4096, fewer than four waves (528 tiles on 132 SMs): the tail
+  // split where it splits, else Stream-K where stream_k_plan streams (runs of ceil(tiles x K/16 /
+  // 132) K tiles, rounded up to 4): 512^2 x 8192, 16 tiles of 512 K tiles in runs of 64 (63 up)
+  // over 128 teams; 1024^2 x 4096, 64 tiles of 256 in runs of 128 (125 up) over 128 teams; 1024 x
+  // 2048 x 8192, 128 tiles (a wave nearly full: a run of 500 saves too little) and 2048^2 x 4096
+  // (256 tiles: 132 + 124, runs of 244 of 256): not streamed, the rule's tiles as before; 2560^2 x
+  // 16384, 400 tiles = 3 x 132 + 4: the tail split, 33 slices (4 x 33 = 132); on 170 SMs 2304^2 x
+  // 4096, 324 tiles = 170 + 154 in runs of 232 of 256 (more than half a tile): not streamed. Not where C is not
+  // whole tiles (1000^2 x 8192, 1500^2 x 8192), K < 4096 (1024^2 x 2048) or > 16384 (256^2 x
+  // 262144: the wave split, above), four waves (2816 x 3072 x 4096: 22 x 24 = 528 tiles), nor
+  // without the sm_90a tiles.
+  const auto sk = [&](int tiles, int teams) {
+    return kWs + ", C in whole tiles: the last " + std::to_string(tiles) + " tiles' K tiles streamed over " +
+           std::to_string(teams) + " teams";
+  };
+  const std::vector<Case> sk_cases{
+      {true, 512, 512, 8192, 132, C::dmma_deep_ws_sk, sk(16, 128)},
+      {true, 1024, 1024, 4096, 132, C::dmma_deep_ws_sk, sk(64, 128)},
+      {true, 2560, 2560, 16384, 132, C::dmma_deep_ws_tail, tail(4, 32)},
+      {true, 1000, 1000, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+  };
+  check(sk_cases, true, true, true);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {1024, 2048, 8192}, {2048, 2048, 4096}, {1024, 1024, 2048}, {2816, 3072, 4096}, {1000, 1000, 8192}}) {
+    INFO(m << "x" << n << "x" << k);
+    const C c = mmapp::gpu_shape_rule(true, m, n, k, 132, nullptr, true, true, true);
+    CHECK(c != C::dmma_deep_ws_sk);
+  }
+  CHECK(mmapp::gpu_shape_rule(true, 1024, 1024, 4096, 132, nullptr, true, true, false) != C::dmma_deep_ws_sk);
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
 }
@@ -480,7 +510,8 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
-           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws || c == C::dmma_deep_ws_tail;
+           c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws || c == C::dmma_deep_ws_tail ||
+           c == C::dmma_deep_ws_sk;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -666,8 +697,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(true, 8192, 8192, 8192, true) == C::dmma_deep_ws_tail);
   CHECK(rule(true, 4096, 4096, 4096, true) == C::dmma_deep_ws);
   CHECK(rule(true, 8192, 8192, 8192, false) == C::dmma_deep);
-  // Over a grid: the flag changes float only to a wgmma tile and double only from the deep 128x64
-  // tile to the warp-specialized 128x128 one; neither without the flag.
+  // Over a grid: the flag changes float only to a wgmma tile and double only to the warp-specialized
+  // 128x128 tile (whole, tail split or streamed); neither without the flag.
   long n_wgmma = 0;
   for (const long m : {9L, 100L, 513L, 4096L, 20000L})
     for (const long n : {5L, 64L, 250L, 4096L})
@@ -682,9 +713,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                           C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit})
           CHECK(plain != c);
         const C dw = rule(true, m, n, k, true), dp = rule(true, m, n, k, false);
-        CHECK((dw == dp || ((dw == C::dmma_deep_ws || dw == C::dmma_deep_ws_tail) && dp == C::dmma_deep)));
+        const bool ws = dw == C::dmma_deep_ws || dw == C::dmma_deep_ws_tail || dw == C::dmma_deep_ws_sk;
+        CHECK((dw == dp || (ws && dp != dw)));
         CHECK(dp != C::dmma_deep_ws);
         CHECK(dp != C::dmma_deep_ws_tail);
+        CHECK(dp != C::dmma_deep_ws_sk);
         n_wgmma += is_wgmma;
       }
   CHECK(n_wgmma > 5);
@@ -873,15 +906,16 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
           chosen.push_back(C::dmma_deep_k8);
           chosen.push_back(C::dmma_mid_splitk_deep);
         }
-        // The warp-specialized tile and its tail split (sm_90a on the in-tree Kokkos): both or neither,
-        // only with the deep tiles.
+        // The warp-specialized tile, its tail split and Stream-K (sm_90a on the in-tree Kokkos): all
+        // three or none, only with the deep tiles.
         const auto n_ws = std::count_if(all.begin(), all.end(), [](const auto& v) {
-          return v.rule == C::dmma_deep_ws || v.rule == C::dmma_deep_ws_tail;
+          return v.rule == C::dmma_deep_ws || v.rule == C::dmma_deep_ws_tail || v.rule == C::dmma_deep_ws_sk;
         });
-        CHECK((n_ws == 0 || (n_ws == 2 && n_deep == 4)));
+        CHECK((n_ws == 0 || (n_ws == 3 && n_deep == 4)));
         if (n_ws > 0) {
           chosen.push_back(C::dmma_deep_ws);
           chosen.push_back(C::dmma_deep_ws_tail);
+          chosen.push_back(C::dmma_deep_ws_sk);
         }
       } else {
         chosen.push_back(C::huge);

@@ -5,6 +5,7 @@
 
 #include "kernels/gpu/aligned_operands.hpp"  // operand_copied: which misaligned operands the kernels copy
 #include "kernels/gpu/splitk.hpp"            // splitk_slices: how many K slices a split variant makes
+#include "kernels/gpu/stream_k.hpp"          // stream_k_plan: where Stream-K streams the last wave
 
 #include <algorithm>
 #include <cstdio>
@@ -101,6 +102,23 @@ constexpr long kDmmaShortK = 128;
 // 10240^3 95.0 -> 95.9; 4096^3 (its last wave 100 of 132 tiles: no split) unchanged.
 constexpr long kDmmaWsMinK = 1024;
 constexpr long kDmmaWsMinWaves = 2;
+// Few waves of 128x128 tiles that cover C exactly, long K: the ws tile whole waves and its last
+// (or lone) partial wave split (the tail split) or streamed (Stream-K, dmma_deep_ws_sk), whatever
+// the rule takes after. One H200, 2026-11-28 (docs/performance.md, "Tensor cores, twenty-seventh
+// round"): the ws tile ran 16 to 132 tiles of K 8192 in 0.606-0.625 ms, one team per SM at the same
+// speed however few; % of cuBLAS DGEMM, the rule then -> Stream-K: 512^2 x 8192 (16 tiles) 84.7 ->
+// 97.2, 1024^2 x 4096 (64) 81.4 -> 93.7; 2560^2 x 16384 (400: 3 waves and 4) 85.6 -> 106.4 with
+// the tail split (twenty-sixth round), 105.4 streamed. Not where tiles cross C's edges: an edge
+// tile's K loop runs slower (its masked rows and columns), and the streamed ws tile lost to the
+// rule's split 64x64 tile on every such shape measured (1000^2 x 8192 -5%, 778 x 1234 x 4320 -11%,
+// 900^2 x 6000 -12%, 300^2 x 50000 -27%) but 1500^2 x 8192 (+9%); nor at 4096^3 and 8192^3 (ws and
+// its tail split within 1-3% of Stream-K), nor outside K 4096-16384 (not measured; past it, long K
+// over very few tiles keeps the deep tile's wave split: 256^2 x 262144 at 89.7-93.0, eleventh and
+// twelfth rounds).
+// Streamed only where a team's run is at most half a tile's K loop (measured at 1/8 and 1/2).
+constexpr long kDmmaSkMinK = 4096;
+constexpr long kDmmaSkMaxK = 16384;
+constexpr long kDmmaSkMaxWaves = 4;
 
 /// Step 5's test: whether the split 96x96 tile `mid` takes an m x n x k C
 /// of `elem`-byte elements instead of the split 64x64 tile `small`: its
@@ -568,6 +586,24 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     const long slots = kDmmaTeamsPerSm * sms;
     const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
     const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(slots) && k_splits;
+    const std::string ws_why =
+        "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 cp.async stages";
+    const long tiles_ws = tiles_of(rt::kDoubleMmaWs, m, n), ws_slots = rt::kDmmaWsTeamsPerSm * sms;
+    const TailSplitPlan tail = tail_split_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile);
+    const auto tail_why = [&] {
+      return ws_why + ", the last wave's " + std::to_string(tail.tiles) + " tiles split into " +
+             std::to_string(tail.slices) + " K slices";
+    };
+    if (deep && sm90a && m % rt::kDoubleMmaWs.bm == 0 && n % rt::kDoubleMmaWs.bn == 0 && k >= kDmmaSkMinK &&
+        k <= kDmmaSkMaxK && tiles_ws < kDmmaSkMaxWaves * ws_slots) {
+      if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
+      const StreamKPlan sk = stream_k_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile, rt::kDmmaWsStages);
+      if (sk.active() && 2L * sk.team_iters <= sk.tile_iters)
+        return chose(C::dmma_deep_ws_sk,
+                     ws_why + ", C in whole tiles: the last " + std::to_string(sk.tiles) + " tiles' K tiles streamed over " +
+                         std::to_string(sk.teams) + " teams",
+                     why);
+    }
     if (deep && k_splits) {
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
@@ -593,16 +629,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                      "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
                          std::to_string(kDmmaShortK),
                      why);
-      if (deep && sm90a && k >= kDmmaWsMinK && tiles_of(rt::kDoubleMmaWs, m, n) >= kDmmaWsMinWaves * sms) {
-        const std::string ws_why =
-            "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 cp.async stages";
-        const TailSplitPlan tail =
-            tail_split_plan(tiles_of(rt::kDoubleMmaWs, m, n), k, rt::kDmmaWsTeamsPerSm * sms, rt::kDmmaWsKTile);
-        if (tail.active())
-          return chose(C::dmma_deep_ws_tail,
-                       ws_why + ", the last wave's " + std::to_string(tail.tiles) + " tiles split into " +
-                           std::to_string(tail.slices) + " K slices",
-                       why);
+      if (deep && sm90a && k >= kDmmaWsMinK && tiles_ws >= kDmmaWsMinWaves * sms) {
+        if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
         return chose(C::dmma_deep_ws, ws_why, why);
       }
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)

@@ -53,6 +53,7 @@ enum class GpuRuleChoice {
   wgmma_inplace_wsplit,  ///< wgmma_splitk_inplace's tile, K split into the slices that fill its waves (chunks >= 256)
   dmma_deep_ws,  ///< double 128x128x16, warps 64x32, m16n8k16, 4 cp.async stages, warp-specialized (sm_90a), 1 team/SM
   dmma_deep_ws_tail,  ///< dmma_deep_ws's tile, the partial last wave's tiles split in K (TailSplit)
+  dmma_deep_ws_sk,    ///< dmma_deep_ws's tile, the partial last (or lone) wave streamed (StreamK, stream_k.hpp)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -89,10 +90,11 @@ inline constexpr RuleTile kDoubleMmaSmallSplitK{64, 64, 1024};
 inline constexpr RuleTile kDoubleMmaMidSplitK{96, 96, 1024};
 inline constexpr RuleTile kDoubleMmaBigSplitK{128, 64, 1024};
 inline constexpr RuleTile kDoubleMmaWs{128, 128, 0};
-/// K tile and teams per SM of the warp-specialized tile (kDoubleMmaWs), as the rule plans its tail
-/// split (tail_split_plan) the way the kernel does.
+/// K tile, teams per SM and pipeline stages of the warp-specialized tile (kDoubleMmaWs), as the
+/// rule plans its tail split (tail_split_plan) and Stream-K (stream_k_plan) the way the kernel does.
 inline constexpr int kDmmaWsKTile = 16;
 inline constexpr long kDmmaWsTeamsPerSm = 1;
+inline constexpr int kDmmaWsStages = 4;
 inline constexpr RuleTile kFloatWgmma{128, 128, 0};
 inline constexpr RuleTile kFloatWgmmaSplitK{128, 128, 1024};
 inline constexpr RuleTile kFloatWgmmaSplitK512{128, 128, 512};
@@ -176,7 +178,12 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// `sms`, the warp-specialized 128x128 tile (dmma_deep_ws: one team per SM,
 /// a producer warpgroup, per-stage mbarriers, m16n8k16), with the tail split
 /// (dmma_deep_ws_tail) where tail_split_plan splits its last wave's tiles on
-/// `sms` slots; and where step 5's test takes
+/// `sms` slots; before all these (sm_90a, deep), where the 128x128 tiles
+/// cover C exactly (M and N multiples of 128), K in 4096-16384 and
+/// the tiles are fewer than kDmmaSkMaxWaves (4) waves, that tile with the
+/// tail split where tail_split_plan splits, else with its last (or lone)
+/// wave streamed (dmma_deep_ws_sk) where stream_k_plan streams in runs of
+/// at most half a tile's K loop; and where step 5's test takes
 /// the 96x96 tile (its cells up to 5% more than the 64x64 tiles': the
 /// DMMA 96x96 tile's warps run more MMAs per step) the split 64x64 DMMA tile gives way to the 96x96x8 DMMA
 /// tile split by 1024 (dmma_mid_splitk_deep, unless its teams fill a wave

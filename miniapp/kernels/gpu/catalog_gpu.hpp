@@ -224,10 +224,12 @@ using DoubleMma16k16Cp3WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 3,
 /// 32 slices), 5120^3 91.1 -> 96.6, 6144^3 92.7 -> 95.1, 9216^3 93.4 -> 94.3, 10240^3 95.0 -> 95.9.
 using DoubleMma16k16Cp4WideDeepWsTail = TailSplit<DoubleMma16k16Cp4WideDeepWs>;
 /// That tile with its last wave streamed (StreamK, stream_k.hpp): the K tiles of the last wave's
-/// tiles, or of a lone partial wave, spread evenly over one wave of teams. Its tile runs one team per
-/// SM at the same time per K tile however few teams share the GPU: one H200, 2026-11-28 (docs/
-/// performance.md, "Tensor cores, twenty-seventh round"), K = 8192: 16, 64, 128, 132 tiles 0.606-0.625
-/// ms, 264 tiles 1.22 ms; so a lone wave of 64 tiles idles half the SMs for a whole tile's K loop.
+/// tiles, or of a lone partial wave, spread evenly over one wave of teams, where C is whole tiles and
+/// the tiles few (the rule). Its tile runs one team per SM at the same time per K tile however few
+/// teams share the GPU: one H200, 2026-11-28 (docs/performance.md, "Tensor cores, twenty-seventh
+/// round"), K = 8192: 16, 64, 128, 132 tiles 0.606-0.625 ms, 264 tiles 1.22 ms; a lone wave of 64
+/// tiles idled half the SMs for a whole tile's K loop. Streamed, % of cuBLAS DGEMM: 512^2 x 8192 97.2,
+/// 1024^2 x 4096 93.7.
 using DoubleMma16k16Cp4WideDeepWsSk = StreamK<DoubleMma16k16Cp4WideDeepWs>;
 using DoubleMma16k16Cp3WideDeep32Ws = GpuMmaTile<128, 128, 32, 64, 32, 1, 0, 8, 3, 3, true, false, 4>;
 using DoubleMma16k8Cp4WideDeepWs = GpuMmaTile<128, 128, 16, 64, 32, 1, 0, 8, 2, 4, true, false, 4>;
@@ -373,6 +375,12 @@ static_assert(DoubleMma16k16Cp4WideDeepWsTail::BK == rule_tiles::kDmmaWsKTile &&
                   DoubleMma16k16Cp4WideDeepWsTail::min_blocks == rule_tiles::kDmmaWsTeamsPerSm &&
                   DoubleMma16k16Cp4WideDeepWsTail::tail_slots == 0,
               "the tail split's K tile, teams per SM and slots vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k16Cp4WideDeepWsSk>(rule_tiles::kDoubleMmaWs) &&
+                  DoubleMma16k16Cp4WideDeepWsSk::BK == rule_tiles::kDmmaWsKTile &&
+                  DoubleMma16k16Cp4WideDeepWsSk::min_blocks == rule_tiles::kDmmaWsTeamsPerSm &&
+                  DoubleMma16k16Cp4WideDeepWsSk::stages == rule_tiles::kDmmaWsStages &&
+                  DoubleMma16k16Cp4WideDeepWsSk::tail_slots == 0,
+              "Stream-K's K tile, teams per SM, stages and slots vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3Deep>(rule_tiles::kDoubleMmaBig), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3>(rule_tiles::kDoubleMmaSmallSplitK),
@@ -706,7 +714,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     if constexpr (kGpuWgmma) {  // warp-specialized (sm_90a: setmaxnreg; eighteenth round)
       v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWs, Space, T>(R::dmma_deep_ws));
       v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsTail, Space, T>(R::dmma_deep_ws_tail));
-      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsSk, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k16Cp4WideDeepWsSk, Space, T>(R::dmma_deep_ws_sk));
       if constexpr (kLadderVariants) {
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeepWs, Space, T>());
         v.push_back(mma_variant<DoubleMma16k16Cp3WideDeep32Ws, Space, T>());
