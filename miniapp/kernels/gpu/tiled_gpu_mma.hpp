@@ -62,7 +62,9 @@
 // Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team =
 // (BM/WM) * (BN/WN) warps of 32 (plus the producer warps); with the tail
 // split (TailSplit) the whole waves' tiles, then the last wave's tiles
-// times their K slices (splitk.hpp, tail_split_plan). Any M, N, K >= 0, any row stride and
+// times their K slices (splitk.hpp, tail_split_plan); with Stream-K (StreamK)
+// the whole waves' tiles, then one team per run of the rest's K tiles, each
+// computing one or two segments (stream_k.hpp). Any M, N, K >= 0, any row stride and
 // alignment (the loader's masked path at the edges). FLOPs: 2*M*N*K (the
 // float variant runs 3 tensor-core products per multiply-add).
 #pragma once

@@ -97,23 +97,7 @@ struct AsyncTileLoader {
   /// loop at about half the speed of an interior one on the masked path:
   /// docs/performance.md, "Tensor cores, twenty-seventh round").
   KOKKOS_INLINE_FUNCTION void issue_edge(const Scratch& st, const int s, const int k0) const {
-    const int ra = tid / a_per_row, ka = (tid % a_per_row) * VW;
-    const int rb = tid / b_per_row, nb = (tid % b_per_row) * VW;
-    const int rows_left = p.M - (bm + ra), cols_left = p.N - (bn + nb);  // from the thread's first chunk
-    const T* const ga = p.A + long(bm + ra) * p.lda + (k0 + ka);
-    const T* const gb = p.B + long(k0 + rb) * p.ldb + (bn + nb);
-    T* const As = st.a(s) + ra * Scratch::lda_s + ka;
-    T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
-    chunks<la>([&](const int l) {
-      const int dr = l * Threads / a_per_row, dk = l * Threads % a_per_row * VW;
-      const bool in = dr < rows_left;
-      cp_async16(As + dr * Scratch::lda_s + dk, in ? ga + long(dr) * p.lda + dk : p.A, in ? 16 : 0);
-    });
-    chunks<lb>([&](const int l) {
-      const int dr = l * Threads / b_per_row, dn = l * Threads % b_per_row * VW;
-      const int left = cols_left - dn, n = left < 0 ? 0 : (left > VW ? VW : left);
-      cp_async16(Bs + dr * Scratch::ldb_s + dn, n > 0 ? gb + long(dr) * p.ldb + dn : p.B, n * int(sizeof(T)));
-    });
+    issue_chunks<true>(st, s, k0);
   }
 
   /// issue() for a K tile of A and B wholly inside (no bounds, no zero
@@ -123,6 +107,12 @@ struct AsyncTileLoader {
   /// a_per_row divide one another), likewise B's: a base pointer plus a
   /// compile-time step per chunk.
   KOKKOS_INLINE_FUNCTION void issue_interior(const Scratch& st, const int s, const int k0) const {
+    issue_chunks<false>(st, s, k0);
+  }
+
+  /// issue_interior's chunks, with (Edge) or without the row and column bounds of issue_edge.
+  template <bool Edge>
+  KOKKOS_INLINE_FUNCTION void issue_chunks(const Scratch& st, const int s, const int k0) const {
     static_assert((Threads % a_per_row == 0 || a_per_row % Threads == 0) &&
                       (Threads % b_per_row == 0 || b_per_row % Threads == 0),
                   "a thread's chunks: rows and columns a fixed step apart");
@@ -134,11 +124,21 @@ struct AsyncTileLoader {
     T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
     chunks<la>([&](const int l) {
       const int dr = l * Threads / a_per_row, dk = l * Threads % a_per_row * VW;
-      cp_async16(As + dr * Scratch::lda_s + dk, ga + long(dr) * p.lda + dk, 16);
+      if constexpr (Edge) {
+        const bool in = dr < p.M - (bm + ra);  // the chunk's row inside C
+        cp_async16(As + dr * Scratch::lda_s + dk, in ? ga + long(dr) * p.lda + dk : p.A, in ? 16 : 0);
+      } else {
+        cp_async16(As + dr * Scratch::lda_s + dk, ga + long(dr) * p.lda + dk, 16);
+      }
     });
     chunks<lb>([&](const int l) {
       const int dr = l * Threads / b_per_row, dn = l * Threads % b_per_row * VW;
-      cp_async16(Bs + dr * Scratch::ldb_s + dn, gb + long(dr) * p.ldb + dn, 16);
+      if constexpr (Edge) {
+        const int left = p.N - (bn + nb + dn), n = left < 0 ? 0 : (left > VW ? VW : left);  // inside C
+        cp_async16(Bs + dr * Scratch::ldb_s + dn, n > 0 ? gb + long(dr) * p.ldb + dn : p.B, n * int(sizeof(T)));
+      } else {
+        cp_async16(Bs + dr * Scratch::ldb_s + dn, gb + long(dr) * p.ldb + dn, 16);
+      }
     });
   }
 
