@@ -802,10 +802,13 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   // (a workspace sized for another shape: no split, the same result).
   TailSplitPlan tail;
   tail.head = ((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
+  // The team slots both plans fill: Cfg's fixed count (host tests), else teams per SM x SMs.
+  const auto team_slots = [&] {
+    return Cfg::tail_slots > 0 ? long(Cfg::tail_slots)
+                               : long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
+  };
   if constexpr (Cfg::tail_split) {
-    const long slots = Cfg::tail_slots > 0 ? long(Cfg::tail_slots)
-                                           : long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
-    const TailSplitPlan t = tail_split_plan(tail.head, K, slots, Cfg::BK);
+    const TailSplitPlan t = tail_split_plan(tail.head, K, team_slots(), Cfg::BK);
     const std::size_t need = std::size_t(t.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
     if (t.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) tail = t;
   }
@@ -813,9 +816,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   StreamKPlan sk;
   sk.head = tail.head;
   if constexpr (Cfg::stream_k) {
-    const long slots = Cfg::tail_slots > 0 ? long(Cfg::tail_slots)
-                                           : long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
-    const StreamKPlan p = stream_k_plan(sk.head, K, slots, Cfg::BK, Cfg::stages);
+    const StreamKPlan p = stream_k_plan(sk.head, K, team_slots(), Cfg::BK, Cfg::stages);
     const std::size_t need = std::size_t(p.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
     if (p.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) sk = p;
   }
