@@ -26,6 +26,7 @@
 
 #include "core/long_range.hpp"
 #include "core/types.hpp"
+#include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/splitk.hpp"
 
 namespace mmapp {
@@ -94,10 +95,11 @@ inline StreamKPlan stream_k_plan(const long tiles, const long k, const long slot
   if (slots <= 0 || tiles <= 0 || k <= 0 || kstep <= 0 || stages <= 0) return p;
   const long rem = tiles % slots;
   if (rem == 0) return p;
-  auto up = [&](const long n) { return (n + stages - 1) / stages * stages; };
-  const long tile_iters = up((k + kstep - 1) / kstep), total = rem * tile_iters;
+  using detail::round_up;
+  const long tile_iters = round_up((k + kstep - 1) / kstep, stages), total = rem * tile_iters;
   const long teams = std::min(slots, kTailMaxTeams / 2);
-  const long run = std::max(up((total + teams - 1) / teams), up((kTailMinSliceK + kstep - 1) / kstep));
+  const long run =
+      std::max(round_up((total + teams - 1) / teams, stages), round_up((kTailMinSliceK + kstep - 1) / kstep, stages));
   if (run * kstep + kStreamKOverheadK >= tile_iters * kstep) return p;
   p.head = int(tiles - rem);
   p.tiles = int(rem);
@@ -116,8 +118,9 @@ template <class T, int BM, int BN>
 std::size_t stream_k_workspace_bytes(const long m, const long n, const long k, const int kstep, const int stages) {
   const long tiles = ((m + BM - 1) / BM) * ((n + BN - 1) / BN);
   if (tiles <= 0 || k <= 0) return 0;
-  auto up = [&](const long x) { return (x + stages - 1) / stages * stages; };
-  const long iters = tiles * up((k + kstep - 1) / kstep), shortest = up((kTailMinSliceK + kstep - 1) / kstep);
+  using detail::round_up;
+  const long iters = tiles * round_up((k + kstep - 1) / kstep, stages);
+  const long shortest = round_up((kTailMinSliceK + kstep - 1) / kstep, stages);
   const long teams = std::min(kTailMaxTeams / 2, (iters + shortest - 1) / shortest);
   return std::size_t(2 * teams) * BM * BN * sizeof(T);
 }

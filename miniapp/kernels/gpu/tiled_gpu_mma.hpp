@@ -194,9 +194,9 @@ struct StreamK : Cfg {
 
 /// Workspace of gemm_tiled_mma<Cfg> for an m x n x k GEMM of T, in bytes:
 /// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>, with a
-/// TailSplit or StreamK Cfg its partial tiles first (tail_split_workspace_bytes:
-/// kTailMaxTeams tiles, which neither plan exceeds; rounded up to 256 bytes)
-/// and the operand copies after them.
+/// TailSplit or StreamK Cfg its partial tiles first (tail_split_workspace_bytes,
+/// stream_k_workspace_bytes: the most any plan of theirs writes; rounded up
+/// to 256 bytes) and the operand copies after them.
 template <class Cfg, class T>
 std::size_t mma_workspace_bytes(const long m, const long n, const long k) {
   const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(m, n, k);
@@ -946,6 +946,8 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
                 if constexpr (Scratch::parts == 2) *reinterpret_cast<Chunk*>(Bs1 + r * Scratch::ldb_s + nq) = small;
               }
             };
+            // sg.ktiles' value (no padding here: StreamK needs the cp.async pipeline); computed from the
+            // range as before the segments, which keeps this path's registers (ptxas-check).
             const int ktiles = sg.k_end > sg.k_begin ? (sg.k_end - sg.k_begin + Cfg::BK - 1) / Cfg::BK : 0;
             if (ktiles > 0) {
               gl.fetch(sg.k_begin, ra, rb);
