@@ -316,6 +316,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
+  const std::string kDeepOneSlice =
+      "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)";
   const std::string kDeepBigSplit =
       "shape rule: FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, 3 "
       "cp.async stages";
@@ -386,8 +388,18 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // (1.12e6 cells against 1.18e6; 968 teams in 4 waves of 264, 4 x 2 x 96^2, as long as the 64x64
       // tile's 6 waves of 396, 6 x 3 x 64^2: a tie keeps 96x96).
       {true, 1050, 1050, 8192, 132, C::dmma_mid_splitk_deep, kDeepMidRagged},
-      // K <= 1024: no split at all.
-      {true, 96, 96, 1024, 132, C::dmma_small, kDmmaSmall},
+      // K <= 1024 (one slice of 1024): no split, the deep 64x64 tile at three teams per SM rather
+      // than the register-path one. 1000^3: 8 x 16 = 128 128x64 tiles < 132, 256 64x64 tiles < 264
+      // slots; 1500 x 1500 x 1000: 576 64x64 tiles (ragged), 288 128x64 in 2 waves (5.3 > 4.4, as
+      // above); short K (1500 x 1500 x 77) the same.
+      {true, 96, 96, 1024, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 1000, 1000, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 1234, 778, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 2000, 500, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 1500, 1500, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 1500, 1500, 77, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      // Odd N and K against under 1024 rows and columns of C (operands not copied): the register path.
+      {true, 1001, 1003, 999, 132, C::dmma_small, kDmmaSmall},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
       // kernel copies such operands to aligned ones: aligned_operands.hpp).
       {true, 8192, 8191, 8192, 132, C::dmma_deep, kDeep},
@@ -675,6 +687,21 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                                                                 {40, 8192, 8192},
                                                                 {4096, 40, 8192},
                                                                 {2000, 60, 10000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
+  }
+  // K <= 1024 (the split by 1024 one slice), from K 512: the wave split alone where it fills its wave
+  // to 0.7 (100 x 6000 x 1024: 47 tiles x 2 slices, 0.71; 120 x 4000 x 1000: 32 x 4, 0.97); not at
+  // 200 x 1000 x 1000 (16 x 4 = 64 teams, 0.48), nor under K 512 (100 x 6000 x 300), nor with two slices
+  // in two waves (400 x 4096 x 1024: 128 tiles, one slice).
+  CHECK(rule(false, 100, 6000, 1024, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 2 slices filling the waves, operands split "
+               "in the K loop");
+  CHECK(rule(false, 120, 4000, 1000, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why.find("K split into 4 slices filling the waves") != std::string::npos);
+  CHECK(rule(false, 100, 6000, 512, true) == C::wgmma_inplace_wsplit);
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{200, 1000, 1000}, {100, 6000, 511}, {100, 6000, 300}, {400, 4096, 1024}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }

@@ -382,6 +382,9 @@ constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 // misplaced by the ratio only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 /
 // 97.6 (0.89)).
 constexpr double kThinPresplitInloopRatio = 0.92;
+// The least K at which wgmma_choice's last step takes the in-loop wave split where the split by
+// 1024 leaves K whole (K <= 1024): measured at K 1000 and 1024 (its comment there).
+constexpr long kWgmmaWavesOnlyMinK = 512;
 // The thin step's pass at the device's memory bandwidth per SM (gpu_shape_rule's mem_bandwidth):
 // kWgmmaFmaPerByte (16) was measured on an H100 (3.35 TB/s, 132 SMs); the pass runs at the memory's
 // speed, the tile at the SMs', so a device with more bandwidth per SM pays proportionally fewer
@@ -533,7 +536,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
-  if (splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) <= 1 ||
+  // K the split by 1024 leaves whole: the wave split alone (fills' second test), from K =
+  // kWgmmaWavesOnlyMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost).
+  const bool by_1024 = splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) > 1;
+  if ((!by_1024 && k < kWgmmaWavesOnlyMinK) ||
       use_of(big, tiles, m, n) < kWgmmaSplitUseRatio * simt_best_use(m, n))
     return C::none;
   // A split whose teams fill their waves (at least min_waves) to kWgmmaSplitMinFill, estimated at
@@ -551,6 +557,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // against 79.1 (one H100, sixteenth round), where the split by 1024 made 128-160 teams: one wave,
   // or two under 0.7 full. On one H200 (same round, 24 shapes the SIMT tiles took before) 23 gained,
   // by up to 43 points; 100 x 6000 x 1025 lost (69.2 -> 64.8: 2 slices of 513 on 47 tiles).
+  // With K <= 1024 (the split by 1024 one slice) the wave split alone: one H200, 2026-11-28
+  // (twenty-ninth round, `tile: auto`, ms), the SIMT rule -> the in-loop wave split: 100 x 6000 x 1024
+  // 0.086 -> 0.071 (47 tiles x 2 slices of 512; cuBLAS SGEMM 0.062), 120 x 4000 x 1000 0.060 -> 0.050
+  // (32 x 4 of 256; cuBLAS 0.052).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);
@@ -673,6 +683,15 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                           "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)
                   : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);
     }
+    // K in one slice (K <= 1024): where the deep tiles run, the 64x64 deep tile at three teams per SM
+    // (the split form, one slice here) rather than the register-path 64x64 tile at two. One H200,
+    // 2026-11-28 (docs/performance.md, "Tensor cores, twenty-ninth round"), `tile: auto`, ms, register
+    // -> deep: 1000^3 0.082 -> 0.068 (cuBLAS DGEMM 0.059), 1234 x 778 x 1000 0.080 -> 0.069, 2000 x 500
+    // x 1000 0.083 -> 0.066, 1500^2 x 1000 0.173 -> 0.137 (576 tiles: ragged waves); whole tiles tie
+    // (1024^3: 0.067 -> 0.066).
+    if (deep && !k_splits)
+      return chose(C::dmma_small_splitk_deep,
+                   "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)", why);
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;
