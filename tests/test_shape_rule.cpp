@@ -632,7 +632,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(false, 450, 450, 50000, true) == C::wgmma_wsplit);
   CHECK(rule(false, 300, 2000, 1025, true) == C::wgmma_splitk);
   CHECK(rule(false, 301, 2001, 1025, true) == C::wgmma_splitk);  // odd M, N, K: the pass reads any alignment
-  CHECK(rule(false, 400, 4096, 1024, true) != C::wgmma_big);     // K <= 1024: not this step
+  CHECK(rule(false, 400, 4096, 1024, true) == C::wgmma_big);     // K from 512 (kWgmmaThinMinK)
+  CHECK(rule(false, 400, 4096, 511, true) != C::wgmma_big);
   CHECK(rule(false, 400, 4096, 4096, false) != C::wgmma_big);
   // M under 512 or N under 128, otherwise: the split tile splitting in its K loop (aligned operands only).
   CHECK(rule(false, 100, 100, 300000, true, &why) == C::wgmma_inplace_wsplit);
@@ -690,20 +691,28 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }
-  // K <= 1024 (the split by 1024 one slice), from K 512: the wave split alone where it fills its wave
-  // to 0.7 (100 x 6000 x 1024: 47 tiles x 2 slices, 0.71; 120 x 4000 x 1000: 32 x 4, 0.97); not at
-  // 200 x 1000 x 1000 (16 x 4 = 64 teams, 0.48), nor under K 512 (100 x 6000 x 300), nor with two slices
-  // in two waves (400 x 4096 x 1024: 128 tiles, one slice).
-  CHECK(rule(false, 100, 6000, 1024, true, &why) == C::wgmma_inplace_wsplit);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 2 slices filling the waves, operands split "
+  // K <= 1024 (the split by 1024 one slice), on an H200 (4.8 TB/s): from K 512 the thin step (M <
+  // 512) takes the pre-split tile, from efficiency 0.17 (200 x 1000 x 1000: 16 tiles x 4 slices, 0.19);
+  // under K 512 the SIMT tiles (100 x 6000 x 300). N under 128 (4096 x 100 x 1000, not the thin step):
+  // the in-loop wave split where it fills its wave to 0.7 (32 tiles x 4 slices, 0.97); not where it
+  // fills less (2000 x 100 x 1000: 16 tiles x 4 slices, 0.48).
+  const auto h200 = [](long m, long n, long k, bool wgmma, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, wgmma, 4.8e12);
+  };
+  CHECK(h200(300, 4000, 1000, true, &why) == C::wgmma_big);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (M < 512: the pass pays, by the "
+               "estimates, the pass at 4.8 TB/s)");
+  CHECK(h200(200, 1000, 1000, true, &why) == C::wgmma_wsplit);
+  CHECK(why.find("K split into 4 slices filling the waves (M < 512") != std::string::npos);
+  CHECK(h200(150, 3000, 800, true) == C::wgmma_splitk512);
+  CHECK(h200(100, 6000, 512, true) == C::wgmma_wsplit);
+  CHECK(h200(4096, 100, 1000, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 4 slices filling the waves, operands split "
                "in the K loop");
-  CHECK(rule(false, 120, 4000, 1000, true, &why) == C::wgmma_inplace_wsplit);
-  CHECK(why.find("K split into 4 slices filling the waves") != std::string::npos);
-  CHECK(rule(false, 100, 6000, 512, true) == C::wgmma_inplace_wsplit);
   for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{200, 1000, 1000}, {100, 6000, 511}, {100, 6000, 300}, {400, 4096, 1024}}) {
+       std::vector<std::array<long, 3>>{{100, 6000, 511}, {100, 6000, 300}, {2000, 100, 1000}, {64, 8192, 1024}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
+    CHECK(h200(m, n, k, true) == h200(m, n, k, false));
   }
   CHECK(rule(false, 100, 3000, 262144, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");

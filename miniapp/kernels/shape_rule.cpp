@@ -369,7 +369,7 @@ namespace {
 // 8192, the rule's pre-split wave split before, 92.4% of cuBLAS SGEMM against 81.5, estimate
 // 0.74, where the split by 1024's was 2.04).
 constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
-// Under M 512 (N >= 128, K > 1024), the pre-split tile (presplit_best) where the estimate of the
+// Under M 512 (N >= 128, K >= kWgmmaThinMinK), the pre-split tile (presplit_best) where the estimate of the
 // in-loop split (inloop_split's) is at least kThinPresplitInloopRatio of its own: there the
 // estimates put the in-loop tile 0.05-0.2 too fast against the measured ratio (the pass's cost
 // counted in full), and the measured ratio crosses 1 where the estimate's is 0.89-0.94 (seventeenth
@@ -382,9 +382,21 @@ constexpr double kInloopWavesOverPresplitGain = kSplitWaveGain;
 // misplaced by the ratio only 100 x 6000 x 1025 72.8 / 68.6 (0.88) and 200 x 2048 x 20000 99.9 /
 // 97.6 (0.89)).
 constexpr double kThinPresplitInloopRatio = 0.92;
-// The least K at which wgmma_choice's last step takes the in-loop wave split where the split by
-// 1024 leaves K whole (K <= 1024): measured at K 1000 and 1024 (its comment there).
-constexpr long kWgmmaWavesOnlyMinK = 512;
+// The least K of the thin step (M < 512, N >= 128: the pre-split tile priced at the device's
+// bandwidth) and of wgmma_choice's last step where the split by 1024 leaves K whole (the in-loop wave
+// split alone), and the least efficiency (presplit_allowed's) of the thin step. To the twenty-eighth
+// round the thin step began past K 1024 and the last step needed the split by 1024, so K <= 1024
+// took the SIMT tiles; one H200, 2026-11-28 (docs/performance.md, "Tensor cores, twenty-ninth round",
+// `tile: auto`, ms, the SIMT rule -> the pre-split 128x128 tile as the thin step now takes it):
+// 300 x 4000 x 1000 0.114 -> 0.080 (whole; cuBLAS SGEMM 0.096), 129 x 6000 x 1000 0.114 -> 0.087
+// (whole; 0.096), 200 x 1000 x 1000 0.066 -> 0.040 (4 slices filling the wave, efficiency 0.19;
+// 0.042), 150 x 3000 x 800 0.072 -> 0.054 (by 512; 0.058), 100 x 6000 x 1024 0.088 -> 0.074 (by
+// 512; 0.066), 100 x 6000 x 512 0.051 -> 0.049 (waves; 0.049), 256 x 2048 x 700 0.041 -> 0.045
+// (waves; 0.048), 120 x 4000 x 1000 0.063 -> 0.055 (waves; 0.056; the in-loop wave split 0.051);
+// K 300 (100 x 6000 x 300) the SIMT tile 0.036 against 0.039. N under 128 (4096 x 100 x 1000): the in-loop
+// wave split, 0.066 -> 0.052 (0.060).
+constexpr long kWgmmaThinMinK = 512;
+constexpr double kThinMinEfficiency = 0.17;
 // The thin step's pass at the device's memory bandwidth per SM (gpu_shape_rule's mem_bandwidth):
 // kWgmmaFmaPerByte (16) was measured on an H100 (3.35 TB/s, 132 SMs); the pass runs at the memory's
 // speed, the tile at the SMs', so a device with more bandwidth per SM pays proportionally fewer
@@ -463,9 +475,10 @@ PresplitFit presplit_best(long m, long n, long k, long sms, double fma_per_byte 
 }
 
 /// Whether the pre-split tile `best` may run at all: K >= kWgmmaPresplitMinK and an efficiency
-/// (m n k / (sms x its estimate)) of at least kWgmmaMinEfficiency.
-bool presplit_allowed(const PresplitFit& best, long m, long n, long k, long sms) {
-  return k >= kWgmmaPresplitMinK && double(m) * double(n) * double(k) >= kWgmmaMinEfficiency * double(sms) * best.time;
+/// (m n k / (sms x its estimate)) of at least `min_efficiency`.
+bool presplit_allowed(const PresplitFit& best, long m, long n, long k, long sms,
+                      double min_efficiency = kWgmmaMinEfficiency) {
+  return k >= kWgmmaPresplitMinK && double(m) * double(n) * double(k) >= min_efficiency * double(sms) * best.time;
 }
 
 /// The rule's choice and selection text for the pre-split tile `best` (`tail` appended to the text).
@@ -512,7 +525,8 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 }  // namespace
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
-/// 128; where M < 512, N >= 128 and K > 1024, presplit_best's tile where presplit_allowed and the
+/// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
+/// (efficiency kThinMinEfficiency) and the
 /// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its
 /// (the pass priced at `mem_bandwidth`, bytes per second: thin_fma_per_byte);
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
@@ -522,13 +536,13 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
-  if (n >= kWgmmaPresplitMinN && k > rt::kFloatWgmmaSplitK.split_kc) {
+  if (n >= kWgmmaPresplitMinN && k >= kWgmmaThinMinK) {
     const double fpb = thin_fma_per_byte(mem_bandwidth, sms);
     const PresplitFit best = presplit_best(m, n, k, sms, fpb);
     std::string split;
     const bool waves = inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit;
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
-    if (presplit_allowed(best, m, n, k, sms) &&
+    if (presplit_allowed(best, m, n, k, sms, kThinMinEfficiency) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
       return presplit_chose(best, m, n, k, sms,
                             " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
@@ -537,9 +551,9 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
   // K the split by 1024 leaves whole: the wave split alone (fills' second test), from K =
-  // kWgmmaWavesOnlyMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost).
+  // kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost).
   const bool by_1024 = splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) > 1;
-  if ((!by_1024 && k < kWgmmaWavesOnlyMinK) ||
+  if ((!by_1024 && k < kWgmmaThinMinK) ||
       use_of(big, tiles, m, n) < kWgmmaSplitUseRatio * simt_best_use(m, n))
     return C::none;
   // A split whose teams fill their waves (at least min_waves) to kWgmmaSplitMinFill, estimated at
@@ -557,10 +571,8 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // against 79.1 (one H100, sixteenth round), where the split by 1024 made 128-160 teams: one wave,
   // or two under 0.7 full. On one H200 (same round, 24 shapes the SIMT tiles took before) 23 gained,
   // by up to 43 points; 100 x 6000 x 1025 lost (69.2 -> 64.8: 2 slices of 513 on 47 tiles).
-  // With K <= 1024 (the split by 1024 one slice) the wave split alone: one H200, 2026-11-28
-  // (twenty-ninth round, `tile: auto`, ms), the SIMT rule -> the in-loop wave split: 100 x 6000 x 1024
-  // 0.086 -> 0.071 (47 tiles x 2 slices of 512; cuBLAS SGEMM 0.062), 120 x 4000 x 1000 0.060 -> 0.050
-  // (32 x 4 of 256; cuBLAS 0.052).
+  // With K <= 1024 (the split by 1024 one slice) the wave split alone, where the thin step above
+  // declines: 4096 x 100 x 1000 (kWgmmaThinMinK's comment).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);
