@@ -347,7 +347,10 @@ void check_gpu_shape_rule() {
       // the 64x64 split tile at three teams per SM, also where the 128x64 tile would split (twelfth round)
       CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
       CHECK(tag(double(0), 1500, 1500, 8192) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
-      CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
+      // K in one slice: the same deep tile unsplit (twenty-ninth round); odd N and K against under 1024
+      // rows and columns (not copied): the register-path tile
+      CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
     } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
       CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");
