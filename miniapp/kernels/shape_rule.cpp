@@ -550,10 +550,9 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
-  // K the split by 1024 leaves whole: the wave split alone (fills' second test), from K =
-  // kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost).
-  const bool by_1024 = splitk_slices(m, n, k, rt::kFloatWgmmaSplitK.split_kc, sizeof(float)) > 1;
-  if ((!by_1024 && k < kWgmmaThinMinK) ||
+  // From K = kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost); where the
+  // split by 1024 leaves K whole, the wave split alone (fills' second test).
+  if (k < kWgmmaThinMinK ||
       use_of(big, tiles, m, n) < kWgmmaSplitUseRatio * simt_best_use(m, n))
     return C::none;
   // A split whose teams fill their waves (at least min_waves) to kWgmmaSplitMinFill, estimated at
