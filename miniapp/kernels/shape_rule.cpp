@@ -235,6 +235,101 @@ bool dmma_wave_split(const RuleTile& t, const RuleTile& waves, long m, long n, l
          waves_of(tiles_of(t, m, n) * rule_split(waves, m, n, k, elem, slots).slices, slots) >= min_waves;
 }
 
+// Few 64x64 tiles, K from kSmallWavesMinK to kSmallWavesMaxK (issue 21, thirtieth round): where the
+// 64x64 tiles split by 1024 make fewer teams than a wave (three per SM on the deep tile, two on the
+// register path), the 64x64 tile with K split into the slices that fill its waves in chunks of at
+// least 128 (rule_tiles::kDoubleMmaSmallWaves: dmma_small_wsplit, or dmma_small_reg_wsplit where the
+// operands are read in place), where few_teams_time puts it at most kSplitWaveGain of the split by
+// 1024's. Below the split, the time of a team's short K loop is a few microseconds, about a
+// kernel launch: each team is charged kSplitTeamOverheadK beyond its slice, as splitk_wave_slices
+// does. One H200, 2026-11-28 (docs/performance.md, "Tensor cores, thirtieth round"), `tile: auto`
+// medians, us, deep 64x64 split by 1024 -> wave split by 128 (cuBLAS DGEMM): 100 x 100 x 1000 48.9
+// -> 22.0 (25.5), 64 x 64 x 1024 49.4 -> 21.0 (24.3), 300 x 100 x 1024 48.4 -> 22.2 (31.4), 200 x
+// 200 x 512 37.1 -> 20.7 (29.3), 500 x 500 x 1000 48.8 -> 38.5 (39.5), 600 x 600 x 1000 50.4 ->
+// 45.2 (43.9), 100 x 100 x 2000 50.3 -> 21.9 (24.0), 64 x 64 x 4096 51.3 -> 23.1 (25.1); at K = 256
+// (two slices) no gain or a loss: 600 x 600 x 256 24.2 -> 28.8, 400 x 400 x 256 22.3 -> 23.1.
+// On the register path (operands read in place: odd N or K against few rows or columns) the
+// step asks fewer 64x64 tiles than slots, not fewer teams, and an estimate of at most
+// kSmallRegWavesGain, as the split by 1024 is all it replaces there; `tile: auto` medians, us, split by
+// 1024 -> wave split (cuBLAS DGEMM): 2730 x 85 x 3871 148.3 -> 114.2 (100.3), 529 x 485 x 3688 121.9 ->
+// 101.5 (86.4), 377 x 817 x 3382 125.5 -> 100.0 (88.1), 562 x 164 x 15015 159.2 -> 149.1 (139.2, estimate
+// 0.82), 901 x 189 x 3454 76.7 -> 74.5 (67.6, 0.81), 1517 x 485 x 1451 126.8 -> 115.3 (89.8, 0.86),
+// 869 x 791 x 1052 88.5 -> 79.1 (70.2, 0.84: one slice).
+constexpr long kSmallWavesMinK = 257;
+constexpr long kSmallWavesMaxK = 16384;
+// Neither step takes GEMV-like shapes (M or N <= 16), whose paths stay as measured before.
+constexpr long kSmallWavesMinMn = 16;
+constexpr double kSmallRegWavesGain = 0.9;
+
+/// The estimate splitk_wave_slices minimizes for the DMMA tile `t` (split by its chunk, or into
+/// the slices that fill its waves) on `slots` team slots: its waves of teams times each team's
+/// K slice plus kSplitTeamOverheadK.
+double few_teams_time(const RuleTile& t, long m, long n, long k, std::size_t elem, long slots) {
+  const RuleSplit sp = rule_split(t, m, n, k, elem, slots);
+  return double(waves_of(tiles_of(t, m, n) * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK);
+}
+
+/// The few-tiles step (the comment above) on a build with the deep DMMA tiles: dmma_small_wsplit
+/// (`deep`: A's and B's rows aligned or copied) or dmma_small_reg_wsplit; `none` where it declines.
+GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t elem, long sms, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  if (k < kSmallWavesMinK || k > kSmallWavesMaxK || std::min(m, n) <= kSmallWavesMinMn) return C::none;
+  const long slots = (deep ? rt::kDmmaSmallDeepTeamsPerSm : kDmmaTeamsPerSm) * sms;
+  const RuleTile& by1024 = rt::kDoubleMmaSmallSplitK;
+  const int slices_1024 = splitk_slices(m, n, k, by1024.split_kc, elem);
+  const long tiles = tiles_of(by1024, m, n), teams_1024 = tiles * slices_1024;
+  if (deep ? teams_1024 >= slots : tiles >= slots) return C::none;
+  const RuleSplit ws = rule_split(rt::kDoubleMmaSmallWaves, m, n, k, elem, slots);
+  if (few_teams_time(rt::kDoubleMmaSmallWaves, m, n, k, elem, slots) >
+      (deep ? kSplitWaveGain : kSmallRegWavesGain) * few_teams_time(by1024, m, n, k, elem, slots))
+    return C::none;
+  const std::string head = "FP64 tensor cores, few 64x64 tiles (" + std::to_string(tiles) + " on " +
+                           std::to_string(slots) + " slots, " + std::to_string(teams_1024) +
+                           " teams split by 1024): K split into " +
+                           std::to_string(ws.slices) + " slices of " + std::to_string(ws.chunk) + " filling the waves";
+  return deep ? chose(C::dmma_small_wsplit, head + ", three teams per SM, 3 cp.async stages", why)
+              : chose(C::dmma_small_reg_wsplit, head + ", operands read in place", why);
+}
+
+// Float on a small C (sm_90a, after wgmma_choice declines): where M and N are 17 to
+// kFloatSmallWavesMaxMn, the SIMT 64x64 tiles split by 1024 make fewer teams than their slots
+// (kFloatSmallTeamsPerSm per SM) and K >= kFloatSmallWavesMinK, a
+// 3xTF32 tile with K split into the slices that fill its waves in chunks of at least 128: the mma.sync
+// 64x64 register-path tile (tf32_small_wsplit: operands split in the K loop, one launch besides the
+// sum of the slices) where M N K < kFloatSmallRegMaxMnk, else the pre-split 64x128 wgmma tile
+// (wgmma_pre64_wsplit: faster per flop, two launches more for the split of A and B). One H200,
+// 2026-11-28 (docs/performance.md, "Tensor cores, thirtieth round"), `tile: auto` medians, us, SIMT
+// rule -> register 3xTF32 / pre-split 64x128 (cuBLAS SGEMM): 100 x 100 x 1000 61.3 -> 23.6 / 26.8
+// (20.3), 128 x 128 x 512 35.0 -> 22.3 / 23.0 (19.9), 300 x 300 x 512 40.0 -> 25.7 / 31.2 (31.7),
+// 66 x 267 x 393 34.6 -> 25.2 / 26.0 (30.8); 200 x 200 x 1500 87.5 -> 33.7 / 24.6 (25.5), 100 x 100
+// x 5000 258.0 -> 30.4 / 28.2 (28.3), 600 x 600 x 1000 65.2 -> 61.9 / 42.3 (48.0), 800 x 800 x 1000
+// 87.9 -> 87.9 / 49.7 (67.1). At K <= 256 the unsplit SIMT tile is as fast (K = 256: 85-151% of
+// cuBLAS SGEMM). Where cuBLAS SGEMM runs at its floor (about 20 us), a split (two launches) stays
+// near 80% of it.
+constexpr long kFloatSmallWavesMinK = 257;
+// M and N at most this: thin shapes with few tiles (4096 x 40 x 8192, 100 x 6000 x 511, 2000 x 100 x
+// 1000, 64 x 4096 x 4096) keep the choices measured for them before (the SIMT tiles or wgmma_choice's).
+constexpr long kFloatSmallWavesMaxMn = 1024;
+constexpr double kFloatSmallRegMaxMnk = 4.8e7;
+
+/// The float small-C step (the comment above); `none` where it declines.
+GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn || std::max(m, n) > kFloatSmallWavesMaxMn)
+    return C::none;
+  const long teams = tiles_of(rt::kFloatSmallSplitK, m, n) * splitk_slices(m, n, k, 1024, sizeof(float));
+  if (teams >= rt::kFloatSmallTeamsPerSm * sms) return C::none;
+  const bool reg = double(m) * double(n) * double(k) < kFloatSmallRegMaxMnk;
+  const RuleTile& t = reg ? rt::kFloatTf32SmallWaves : rt::kFloatWgmmaPre64Waves;
+  const int slices = rule_split(t, m, n, k, sizeof(float), (reg ? rt::kFloatTf32SmallTeamsPerSm : 1) * sms).slices;
+  const std::string head = "3xTF32, small C (" + std::to_string(teams) + " SIMT 64x64 teams split by 1024): ";
+  const std::string tail = ", K split into " + std::to_string(slices) + " slices filling the waves";
+  return reg ? chose(C::tf32_small_wsplit, head + "64x64 tiles on mma.sync, operands split in the K loop" + tail, why)
+             : chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why);
+}
+
 }  // namespace
 
 double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem) {
@@ -592,6 +687,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                                  why);
         c != C::none)
       return c;
+  if (!is_double && sm90a)
+    if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C
@@ -625,6 +722,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                          std::to_string(sk.teams) + " teams",
                      why);
     }
+    if (deep_tiles)
+      if (const C c = small_waves_choice(deep, m, n, k, elem, sms, why); c != C::none) return c;
     if (deep && k_splits) {
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
       const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
@@ -703,6 +802,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (deep && !k_splits)
       return chose(C::dmma_small_splitk_deep,
                    "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)", why);
+    // K splits, but neither few tiles nor ragged waves: the 64x64 deep tile unsplit at three teams per
+    // SM (4959 x 287 x 6412: 390 tiles on 396 slots, one wave; at two per SM on the register path,
+    // 1.5 waves).
+    if (deep)
+      return chose(C::dmma_small_deep, "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages", why);
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;

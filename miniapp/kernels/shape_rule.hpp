@@ -54,6 +54,11 @@ enum class GpuRuleChoice {
   dmma_deep_ws,  ///< double 128x128x16, warps 64x32, m16n8k16, 4 cp.async stages, warp-specialized (sm_90a), 1 team/SM
   dmma_deep_ws_tail,  ///< dmma_deep_ws's tile, the partial last wave's tiles split in K (TailSplit)
   dmma_deep_ws_sk,    ///< dmma_deep_ws's tile, the partial last (or lone) wave streamed (StreamK, stream_k.hpp)
+  dmma_small_wsplit,  ///< dmma_small_splitk_deep's tile, K split into the slices that fill its waves (chunks >= 128)
+  dmma_small_reg_wsplit,  ///< dmma_small's register-path tile (operands read in place), K split as dmma_small_wsplit
+  dmma_small_deep,    ///< dmma_small_splitk_deep's tile unsplit (three teams per SM, 3 cp.async stages)
+  wgmma_pre64_wsplit,  ///< float 3xTF32 on wgmma, 64x128x32 pre-split, one team per SM, K split as dmma_small_wsplit
+  tf32_small_wsplit,   ///< float 3xTF32 on mma.sync, 64x64x16, three teams per SM, K split as dmma_small_wsplit
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -111,6 +116,17 @@ inline constexpr RuleTile kFloatWgmmaWaves{128, 128, 256, true};
 inline constexpr RuleTile kFloatWgmmaInloopWaves{128, 128, 256, true};
 inline constexpr RuleTile kDoubleMmaMidWaves{96, 96, 256, true};
 inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
+/// The 64x64 DMMA tiles with K split into the slices that fill their waves in chunks of at least
+/// 128 (dmma_small_wsplit at kDmmaSmallDeepTeamsPerSm teams per SM, dmma_small_reg_wsplit at
+/// kDmmaTeamsPerSm), and the deep one unsplit (dmma_small_deep).
+inline constexpr RuleTile kDoubleMmaSmallWaves{64, 64, 128, true};
+inline constexpr RuleTile kDoubleMmaSmallDeep{64, 64, 0};
+/// The pre-split 3xTF32 wgmma tile 64 rows high (wgmma_pre64_wsplit; one team per SM) and the
+/// 3xTF32 mma.sync 64x64 tile (tf32_small_wsplit; kFloatTf32SmallTeamsPerSm), K split into the
+/// slices that fill their waves.
+inline constexpr RuleTile kFloatWgmmaPre64Waves{64, 128, 128, true};
+inline constexpr RuleTile kFloatTf32SmallWaves{64, 64, 128, true};
+inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 }  // namespace rule_tiles
 
 /// The GPU shape rule for `tiled`: the variant for an m x n x k problem
@@ -235,6 +251,19 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// split_wave_time (with splitk_reduce_time) at most kSplitWaveGain of the
 /// unsplit tile's time; else the SIMT steps. Measured against the SIMT choices and cuBLAS SGEMM
 /// in docs/performance.md ("Tensor cores", eighth to tenth, sixteenth and twentieth rounds).
+/// Small C (thirtieth round; shape_rule.cpp's comments give the figures): with `deep_tiles`,
+/// double with M, N > 16 and K 257-16384, before the deep and split steps above, where the 64x64
+/// tiles split by 1024 make fewer teams than a wave (three per SM; on the register path, operands
+/// read in place: fewer tiles than two per SM), the 64x64 tile with K split into the slices that
+/// fill its waves in chunks of at least 128 (dmma_small_wsplit, dmma_small_reg_wsplit) where
+/// splitk_wave_slices' estimate (waves x (slice + kSplitTeamOverheadK)) is at most 0.8 (register
+/// path: 0.9) of the split by 1024's; and where K splits over neither few tiles nor ragged waves,
+/// the deep 64x64 tile unsplit at three teams per SM (dmma_small_deep) instead of the register
+/// path's. With `sm90a`, float with M and N 17-1024 and K >= 257 that wgmma_choice declines, where
+/// the SIMT 64x64 tiles split by 1024 make fewer teams than their slots: 3xTF32 with K split into
+/// the slices that fill the waves in chunks of at least 128, on the mma.sync 64x64 tile
+/// (tf32_small_wsplit) below 4.8e7 multiply-adds, else on the pre-split 64x128 wgmma tile
+/// (wgmma_pre64_wsplit).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);

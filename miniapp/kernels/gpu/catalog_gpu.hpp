@@ -272,6 +272,16 @@ using DoubleMma16k8Cp3SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 102
 using DoubleMma16k8Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 4, true>;
 using DoubleMma16Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 1, 4, true>;
 using DoubleMma16k8Cp4SmallDeepWavesLb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 4, true>>;
+/// Candidates (issue 21, thirtieth round): the rule's 64x64 tile at three teams per SM and the
+/// 128x64 deep tile with K split into the slices that fill their waves in chunks of at least 64 or
+/// 128, for few tiles with K <= 1024 (100 x 100 x 1000: 4 tiles of 64x64); the register-path
+/// 64x64 tile (odd N or K, read in place) the same way.
+using DoubleMma16k8Cp3SmallDeepWaves64Lb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 64, 0, 2, 3, true>>;
+using DoubleMma16k8Cp3SmallDeepWaves128Lb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 0, 2, 3, true>>;
+using DoubleMma16k8Cp3SmallDeepLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 2, 3, true>;
+using DoubleMma16Cp3DeepWaves128 = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 128, 0, 1, 3, true>>;
+using DoubleMma16k8Cp3SmallDeepSplitK256Lb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 3, true>;
+using DoubleMma16k8SmallWaves128Lb2 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2, 128, 0, 2>>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -329,9 +339,17 @@ using FloatWgmmaPreSplitK2048 = GpuWgmmaTile<128, 128, 1, 2048, 8, false, 3, tru
 using FloatWgmmaPreWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256, 8, false, 3, true>>;
 /// The pre-split tile 64 rows high (one warpgroup, 145 KiB, one team per SM), split by 2048 and in
 /// the waves' slices: for M of 100-200, where 128-row tiles pad the most (160 rows: 83% of 192
-/// against 63% of 256). Not in the rule (docs/performance.md, "Tensor cores, nineteenth round").
+/// against 63% of 256) (docs/performance.md, "Tensor cores, nineteenth round"). Not in the rule.
 using FloatWgmmaPre64SplitK2048 = GpuWgmmaTile<64, 128, 1, 2048, 8, false, 3, true>;
 using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3, true>>;
+/// For a small C (issue 21, thirtieth round; shape_rule.cpp, float_small_waves_choice): the pre-split
+/// 64x128 tile and the 3xTF32 register-path 64x64 tile (operands split in the K loop, three teams
+/// per SM) with K split into the slices that fill their waves in chunks of at least 128, the
+/// rule's wgmma_pre64_wsplit and tf32_small_wsplit; the SIMT small tile split by 256 (not in the
+/// rule: as fast as these below K = 256, where the unsplit SIMT tile is too).
+using FloatWgmmaPre64Waves128 = WaveSplit<GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>>;
+using FloatTf32SmallWaves128 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>;
+using FloatSmallSplitK256 = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 256>;
 /// The tile splitting its operands in the K loop, 64 rows high in two stages (one warpgroup, 97
 /// KiB, two teams per SM), split by 1024 and in the waves' slices (two slots per SM): for M
 /// 129-192 with few column tiles, where 128-row tiles run part empty (150 rows fill 78% of 192,
@@ -402,6 +420,20 @@ static_assert(detail::has_rule_tile<FloatWgmmaWaves>(rule_tiles::kFloatWgmmaInlo
               "FloatWgmmaWaves vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96Waves>(rule_tiles::kDoubleMmaMidWaves), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDoubleMmaBigWaves), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatWgmmaPre64Waves) &&
+                  FloatWgmmaPre64Waves128::min_blocks == 1,
+              "FloatWgmmaPre64Waves128 vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatTf32SmallWaves128>(rule_tiles::kFloatTf32SmallWaves) &&
+                  FloatTf32SmallWaves128::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
+              "FloatTf32SmallWaves128 vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepWaves128Lb3>(rule_tiles::kDoubleMmaSmallWaves) &&
+                  detail::has_rule_tile<DoubleMma16k8SmallWaves128Lb2>(rule_tiles::kDoubleMmaSmallWaves) &&
+                  detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepLb3>(rule_tiles::kDoubleMmaSmallDeep),
+              "vs shape_rule.hpp");
+static_assert(DoubleMma16k8Cp3SmallDeepWaves128Lb3::min_blocks == rule_tiles::kDmmaSmallDeepTeamsPerSm &&
+                  DoubleMma16k8Cp3SmallDeepLb3::min_blocks == rule_tiles::kDmmaSmallDeepTeamsPerSm &&
+                  DoubleMma16k8SmallWaves128Lb2::min_blocks == rule_tiles::kDmmaTeamsPerSm,
+              "teams per SM vs shape_rule.hpp");
 static_assert(FloatWgmmaPreWaves::min_blocks == 1 && DoubleMma16k8Cp4Deep96Waves::min_blocks == rule_tiles::kDmmaTeamsPerSm &&
                   DoubleMma16Cp3DeepWaves::min_blocks == rule_tiles::kDmmaTeamsPerSm,
               "the wave split fills min_blocks teams per SM, as the rule counts them");
@@ -528,6 +560,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<FloatSmall, Space, T>(R::small));
   v.push_back(warp_variant<FloatSplitK, Space, T>(R::big_splitk));
   v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
+  v.push_back(warp_variant<FloatSmallSplitK256, Space, T>());
   v.push_back(warp_variant<FloatMidSplitK, Space, T>(R::mid_splitk));
   v.push_back(warp_variant<FloatBigSplitK1024, Space, T>(R::big_splitk1024));
   v.push_back(warp_variant<FloatBigSplitK640, Space, T>(R::big_splitk640));
@@ -546,6 +579,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   if constexpr (kGpuTensorCores) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
+    v.push_back(mma_variant<FloatTf32SmallWaves128, Space, T>(R::tf32_small_wsplit));
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
@@ -572,6 +606,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaPre64Waves128, Space, T>(R::wgmma_pre64_wsplit));
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());
@@ -654,6 +689,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16Big, Space, T>(R::dmma_big));
     v.push_back(mma_variant<DoubleMma16k8SmallLb2, Space, T>(R::dmma_small));
     v.push_back(mma_variant<DoubleMma16k8SmallSplitKLb2, Space, T>(R::dmma_small_splitk));
+    v.push_back(mma_variant<DoubleMma16k8SmallWaves128Lb2, Space, T>(R::dmma_small_reg_wsplit));
     v.push_back(mma_variant<DoubleMma16k16SmallSplitKLb2, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
     if constexpr (kLadderVariants) {  // slower, and (but 64x64x32) spilling at three teams per SM or BK = 16 on k16
@@ -706,6 +742,13 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     }
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96Waves, Space, T>(R::dmma_mid_wsplit));
     v.push_back(mma_variant<DoubleMma16Cp3DeepWaves, Space, T>(R::dmma_deep_wsplit));
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3, Space, T>(R::dmma_small_wsplit));
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
+    if constexpr (kLadderVariants) {
+      v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
+      v.push_back(mma_variant<DoubleMma16Cp3DeepWaves128, Space, T>());
+      v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitK256Lb3, Space, T>());
+    }
     if constexpr (kLadderVariants) {  // eight warps, one team per SM: slower (tenth round)
       v.push_back(mma_variant<DoubleMma16k8Cp3WideDeep, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3WideDeep, Space, T>());
