@@ -351,6 +351,10 @@ void check_gpu_shape_rule() {
       // rows and columns (not copied): the register-path tile
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
       CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
+      // Few tiles, K 257-16384: K split into the slices that fill the waves (thirtieth round), on the
+      // deep tile and (odd N and K, not copied) on the register path.
+      CHECK(tag(double(0), 100, 100, 1000) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 wsplit128");
+      CHECK(tag(double(0), 97, 101, 306) == "64x64x16/32x32 dmma16k8 w32x32 lb2 wsplit128");
     } else if (sm90) {
       CHECK(tag(double(0), 8192, 8192, 8192) == "128x64x8/64x32 dmma16 w64x32 lb2 sw8");
       CHECK(tag(double(0), 96, 96, 500000) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");
@@ -386,6 +390,10 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
       CHECK(tag(float(0), 5000, 128, 20000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
       CHECK(tag(float(0), 100, 3000, 262144) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
+      // A small C (thirtieth round): 3xTF32 on mma.sync below 4.8e7 multiply-adds, else the pre-split
+      // 64x128 wgmma tile, K split into the slices that fill the waves.
+      CHECK(tag(float(0), 100, 100, 1000) == "64x64x16/32x32 3xtf32 w32x32 lb3 sw8 wsplit128");
+      CHECK(tag(float(0), 200, 200, 1500) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

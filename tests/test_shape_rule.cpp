@@ -336,6 +336,11 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
     return "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: K split into " + std::to_string(s) +
            " slices filling the waves (long K over very few tiles)";
   };
+  const auto small_waves = [](int tiles, int slots, int teams, int s, int kc) {
+    return "shape rule: FP64 tensor cores, few 64x64 tiles (" + std::to_string(tiles) + " on " + std::to_string(slots) +
+           " slots, " + std::to_string(teams) + " teams split by 1024): K split into " + std::to_string(s) +
+           " slices of " + std::to_string(kc) + " filling the waves, three teams per SM, 3 cp.async stages";
+  };
   const auto mid_waves = [](int s) {
     return "shape rule: FP64 tensor cores, few tiles, 96x96 no emptier than 64x64: K split into " + std::to_string(s) +
            " slices filling the waves (long K over few tiles), 4 cp.async stages";
@@ -392,14 +397,41 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // than the register-path one. 1000^3: 8 x 16 = 128 128x64 tiles < 132, 256 64x64 tiles < 264
       // slots; 1500 x 1500 x 1000: 576 64x64 tiles (ragged), 288 128x64 in 2 waves (5.3 > 4.4, as
       // above); short K (1500 x 1500 x 77) the same.
-      {true, 96, 96, 1024, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       {true, 1000, 1000, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       {true, 1234, 778, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       {true, 2000, 500, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       {true, 1500, 1500, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       {true, 1500, 1500, 77, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
-      // Odd N and K against under 1024 rows and columns of C (operands not copied): the register path.
+      // 600 x 600 x 256: 100 tiles, but K = 256 (two slices of 128 at most): the one slice.
+      {true, 600, 600, 256, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      // Few tiles, K 257-16384: where the split by 1024 makes fewer teams than the 396 slots, K split
+      // into the slices that fill the waves in chunks of at least 128 (few_teams_time): 96 x 96 x 1024,
+      // 4 tiles, 8 slices of 128; 600 x 600 x 1000, 100 tiles, 3 of 384 (300 teams); 100 x 100 x 8192,
+      // 4 tiles, 64 slices of 128.
+      {true, 96, 96, 1024, 132, C::dmma_small_wsplit, small_waves(4, 396, 4, 8, 128)},
+      {true, 600, 600, 1000, 132, C::dmma_small_wsplit, small_waves(100, 396, 100, 3, 384)},
+      {true, 100, 100, 8192, 132, C::dmma_small_wsplit, small_waves(4, 396, 32, 64, 128)},
+      // 800 x 800 x 2048: 169 tiles x 2 slices, 338 teams in one wave: the wave split would make the
+      // same slices (estimate 1.0): split by 1024. 1000 x 1000 x 1000: 256 tiles, two slices would
+      // take two waves (1280 against 1128): the one slice.
+      {true, 800, 800, 2048, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // K splits, neither few tiles nor ragged waves: the deep 64x64 tile unsplit at three teams per SM
+      // (4959 x 287 x 6412: 390 tiles on 396 slots; N odd, B copied for 4959 rows).
+      {true, 4959, 287, 6412, 132, C::dmma_small_deep,
+       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages"},
+      // Odd N and K against under 1024 rows and columns of C (operands not copied): the register path;
+      // 256 tiles on its 264 slots, one slice either way (estimate 1.0 > 0.9): unsplit.
       {true, 1001, 1003, 999, 132, C::dmma_small, kDmmaSmall},
+      // The register path's few tiles (86 on 264 slots; the estimate within 0.9 of the split by 1024's):
+      // 2730 x 85 x 3871, 344 teams split by 1024 in two waves, 3 slices of 1344 in one.
+      {true, 2730, 85, 3871, 132, C::dmma_small_reg_wsplit,
+       "shape rule: FP64 tensor cores, few 64x64 tiles (86 on 264 slots, 344 teams split by 1024): K split into 3 "
+       "slices of 1344 filling the waves, operands read in place"},
+      {true, 97, 101, 306, 132, C::dmma_small_reg_wsplit,
+       "shape rule: FP64 tensor cores, few 64x64 tiles (4 on 264 slots, 4 teams split by 1024): K split into 3 "
+       "slices of 128 filling the waves, operands read in place"},
+      // GEMV-like N (<= 16): not the step (N = 12, double: the 64x64 tile as before).
+      {true, 1000, 12, 1000, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       // An odd N or K (rows not in 16-byte chunks): the same deep tiles (the
       // kernel copies such operands to aligned ones: aligned_operands.hpp).
       {true, 8192, 8191, 8192, 132, C::dmma_deep, kDeep},
@@ -716,13 +748,29 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   }
   CHECK(rule(false, 100, 3000, 262144, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
+  // A small C (M, N 17-1024, few SIMT teams, K > 256): 3xTF32 split into the slices that fill the
+  // waves, on mma.sync below 4.8e7 multiply-adds (100 x 100 x 1000: 8 slices of 128 over 4 tiles), on
+  // the pre-split 64x128 wgmma tile above (513^3, 400^3: where wgmma_choice's estimate finds the
+  // 128x128 tiles under a fifth busy).
+  CHECK(h200(100, 100, 1000, true, &why) == C::tf32_small_wsplit);
+  CHECK(why == "shape rule: 3xTF32, small C (4 SIMT 64x64 teams split by 1024): 64x64 tiles on mma.sync, operands "
+               "split in the K loop, K split into 8 slices filling the waves");
+  CHECK(h200(200, 200, 1500, true, &why) == C::wgmma_pre64_wsplit);
+  CHECK(why == "shape rule: 3xTF32, small C (32 SIMT 64x64 teams split by 1024): 64x128 tiles on wgmma, operands "
+               "split once, K split into 12 slices filling the waves");
+  CHECK(h200(513, 513, 513, true) == C::wgmma_pre64_wsplit);
+  CHECK(h200(400, 400, 400, true) == C::wgmma_pre64_wsplit);
+  CHECK(h200(187, 190, 743, true) == C::tf32_small_wsplit);
+  // Not the small-C step: M or N <= 16, over 1024 (2730 x 85 x 3871), K <= 256.
+  CHECK(h200(12, 300, 1000, true) == h200(12, 300, 1000, false));
+  CHECK(h200(2730, 85, 3871, true) == h200(2730, 85, 3871, false));
+  CHECK(h200(300, 300, 256, true) == C::small);
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
-  // small C, whose tiles the estimate finds under a fifth busy (513^3: 0.16, 400^3);
-  // half-used tiles (64 x 4096 x 4096); GEMV-like shapes. Double: the flag (the sm_90a tiles) changes
-  // only the deep 128x64 tile's shapes, to the warp-specialized 128x128 one.
+  // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
+  // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the
+  // warp-specialized 128x128 one.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{16384, 16384, 64},
-                                                                {513, 513, 513},
-                                                                {400, 400, 400},
+                                                                {400, 400, 256},
                                                                 {64, 4096, 4096},
                                                                 {4096, 64, 4096},
                                                                 {8, 8192, 8192},
@@ -743,10 +791,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
         const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk512 ||
                               w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace || w == C::wgmma_wsplit ||
-                              w == C::wgmma_inplace_wsplit;
+                              w == C::wgmma_inplace_wsplit || w == C::wgmma_pre64_wsplit || w == C::tf32_small_wsplit;
         CHECK((w == plain) != is_wgmma);
         for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
-                          C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit})
+                          C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit, C::wgmma_pre64_wsplit,
+                          C::tf32_small_wsplit})
           CHECK(plain != c);
         const C dw = rule(true, m, n, k, true), dp = rule(true, m, n, k, false);
         const bool ws = dw == C::dmma_deep_ws || dw == C::dmma_deep_ws_tail || dw == C::dmma_deep_ws_sk;
