@@ -404,6 +404,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 1500, 1500, 77, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       // 600 x 600 x 256: 100 tiles, but K = 256 (two slices of 128 at most): the one slice.
       {true, 600, 600, 256, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      // 129 x 4000 x 300: 189 tiles, two slices of 192 in one wave against one of 300, with the sum of
+      // the slices charged (kSplitReduceOverheadK): estimate 0.95, the one slice.
+      {true, 129, 4000, 300, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       // Few tiles, K 257-16384: where the split by 1024 makes fewer teams than the 396 slots, K split
       // into the slices that fill the waves in chunks of at least 128 (few_teams_time): 96 x 96 x 1024,
       // 4 tiles, 8 slices of 128; 600 x 600 x 1000, 100 tiles, 3 of 384 (300 teams); 100 x 100 x 8192,

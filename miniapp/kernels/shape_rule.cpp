@@ -260,13 +260,21 @@ constexpr long kSmallWavesMaxK = 16384;
 // Neither step takes GEMV-like shapes (M or N <= 16), whose paths stay as measured before.
 constexpr long kSmallWavesMinMn = 16;
 constexpr double kSmallRegWavesGain = 0.9;
+// The sum of the slices (splitk_reduce: a launch of its own, a few microseconds) in few_teams_time's
+// units, K elements of a 64x64 team: as much as a team's fixed cost. Without it, 129 x 4000 x 300
+// (189 tiles, one slice against two of 192: estimate 0.75) took the split and ran 35.2 us against
+// 29.4-30.7 unsplit; with it, 0.95, and 300 x 300 x 300 (25 tiles, 0.9) stays unsplit too (22.4 us
+// split against 24.2: `tile: auto`, one H200, 2026-11-28).
+constexpr long kSplitReduceOverheadK = 128;
 
 /// The estimate splitk_wave_slices minimizes for the DMMA tile `t` (split by its chunk, or into
 /// the slices that fill its waves) on `slots` team slots: its waves of teams times each team's
-/// K slice plus kSplitTeamOverheadK.
+/// K slice plus kSplitTeamOverheadK, and where K is split, the sum of the slices
+/// (kSplitReduceOverheadK).
 double few_teams_time(const RuleTile& t, long m, long n, long k, std::size_t elem, long slots) {
   const RuleSplit sp = rule_split(t, m, n, k, elem, slots);
-  return double(waves_of(tiles_of(t, m, n) * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK);
+  return double(waves_of(tiles_of(t, m, n) * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK) +
+         (sp.slices > 1 ? double(kSplitReduceOverheadK) : 0.0);
 }
 
 /// The few-tiles step (the comment above) on a build with the deep DMMA tiles: dmma_small_wsplit
