@@ -308,13 +308,12 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
 // sum of the slices) where M N K < kFloatSmallRegMaxMnk, else the pre-split 64x128 wgmma tile
 // (wgmma_pre64_wsplit: faster per flop, two launches more for the split of A and B). One H200,
 // 2026-11-28 (docs/performance.md, "Tensor cores, thirtieth round"), `tile: auto` medians, us, SIMT
-// rule -> register 3xTF32 / pre-split 64x128 (cuBLAS SGEMM): 100 x 100 x 1000 61.3 -> 23.6 / 26.8
-// (20.3), 128 x 128 x 512 35.0 -> 22.3 / 23.0 (19.9), 300 x 300 x 512 40.0 -> 25.7 / 31.2 (31.7),
-// 66 x 267 x 393 34.6 -> 25.2 / 26.0 (30.8); 200 x 200 x 1500 87.5 -> 33.7 / 24.6 (25.5), 100 x 100
-// x 5000 258.0 -> 30.4 / 28.2 (28.3), 600 x 600 x 1000 65.2 -> 61.9 / 42.3 (48.0), 800 x 800 x 1000
-// 87.9 -> 87.9 / 49.7 (67.1). At K <= 256 the unsplit SIMT tile is as fast (K = 256: 85-151% of
-// cuBLAS SGEMM). Where cuBLAS SGEMM runs at its floor (about 20 us), a split (two launches) stays
-// near 80% of it.
+// 64x64 unsplit -> register 3xTF32 / pre-split 64x128 (cuBLAS SGEMM): 100 x 100 x 1000 61.3 -> 23.6
+// / 26.8 (20.3), 128 x 128 x 512 35.0 -> 22.3 / 23.0 (19.9), 300 x 300 x 512 40.0 -> 25.7 / 31.2
+// (31.7), 66 x 267 x 393 34.6 -> 25.2 / 26.0 (30.8); 200 x 200 x 1500 87.5 -> 33.7 / 24.6 (25.5),
+// 100 x 100 x 5000 258.0 -> 30.4 / 28.2 (28.3). At K <= 256 the unsplit SIMT tile is as fast (K =
+// 256: 85-151% of cuBLAS SGEMM). Where cuBLAS SGEMM runs at its floor (about 20 us), a split (two
+// launches) stays near 80% of it.
 constexpr long kFloatSmallWavesMinK = 257;
 // M and N at most this: thin shapes with few tiles (4096 x 40 x 8192, 100 x 6000 x 511, 2000 x 100 x
 // 1000, 64 x 4096 x 4096) keep the choices measured for them before (the SIMT tiles or wgmma_choice's).

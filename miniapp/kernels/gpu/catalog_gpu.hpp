@@ -272,10 +272,13 @@ using DoubleMma16k8Cp3SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 102
 using DoubleMma16k8Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 2, 4, true>;
 using DoubleMma16Cp4SmallDeepSplitKLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 1024, 0, 1, 4, true>;
 using DoubleMma16k8Cp4SmallDeepWavesLb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 4, true>>;
-/// Candidates (issue 21, thirtieth round): the rule's 64x64 tile at three teams per SM and the
-/// 128x64 deep tile with K split into the slices that fill their waves in chunks of at least 64 or
-/// 128, for few tiles with K <= 1024 (100 x 100 x 1000: 4 tiles of 64x64); the register-path
-/// 64x64 tile (odd N or K, read in place) the same way.
+/// A small C (issue 21, thirtieth round; shape_rule.cpp, small_waves_choice): the 64x64 tile at
+/// three teams per SM with K split into the slices that fill its waves in chunks of at least 128
+/// (the rule's dmma_small_wsplit; 100 x 100 x 1000, 4 tiles: 48.9 -> 22.0 us against the split by
+/// 1024, one H200), the same tile unsplit (dmma_small_deep), and the register-path 64x64 tile
+/// (odd N or K, read in place) split the same way (dmma_small_reg_wsplit). Ladder: the wave split
+/// in chunks of 64 and of the 128x64 deep tile in chunks of 128, the 64x64 tile split by 256 (no
+/// faster: docs/performance.md).
 using DoubleMma16k8Cp3SmallDeepWaves64Lb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 64, 0, 2, 3, true>>;
 using DoubleMma16k8Cp3SmallDeepWaves128Lb3 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 0, 2, 3, true>>;
 using DoubleMma16k8Cp3SmallDeepLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 2, 3, true>;
@@ -574,8 +577,9 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(gemv_rows_variant<1, 8, 1, 2048, Space, T>(R::gemv_rows_1));
   if constexpr (kLadderVariants) v.push_back(gemv_rows_variant<4, 8, 4, 0, Space, T>(R::none));
   v.push_back(gemv_dot_variant<8192, Space, T>(R::gemv_dot));
-  // 3xTF32 (FP32 accuracy): forced by a deck, never the rule's (80-85% of
-  // cuBLAS SGEMM at best on an H200, the SIMT tiles 83-92%: docs/performance.md).
+  // 3xTF32 (FP32 accuracy) on mma.sync: forced by a deck (80-85% of cuBLAS
+  // SGEMM at best on an H200, the SIMT tiles 83-92%: docs/performance.md),
+  // but the 64x64 tile's wave split, the rule's for a small C (tf32_small_wsplit).
   if constexpr (kGpuTensorCores) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
