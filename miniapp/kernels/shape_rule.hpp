@@ -256,8 +256,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// tiles split by 1024 make fewer teams than a wave (three per SM; on the register path, operands
 /// read in place: fewer tiles than two per SM), the 64x64 tile with K split into the slices that
 /// fill its waves in chunks of at least 128 (dmma_small_wsplit, dmma_small_reg_wsplit) where
-/// splitk_wave_slices' estimate (waves x (slice + kSplitTeamOverheadK)) is at most 0.8 (register
-/// path: 0.9) of the split by 1024's; and where K splits over neither few tiles nor ragged waves,
+/// splitk_wave_slices' estimate (waves x (slice + kSplitTeamOverheadK), and a team's fixed cost
+/// more for the sum of the slices) is at most 0.8 (register path: 0.9) of the split by 1024's
+/// (unsplit where K <= 1024); and where K splits over neither few tiles nor ragged waves,
 /// the deep 64x64 tile unsplit at three teams per SM (dmma_small_deep) instead of the register
 /// path's. With `sm90a`, float with M and N 17-1024 and K >= 257 that wgmma_choice declines, where
 /// the SIMT 64x64 tiles split by 1024 make fewer teams than their slots: 3xTF32 with K split into
