@@ -267,13 +267,11 @@ constexpr double kSmallRegWavesGain = 0.9;
 // split against 24.2: `tile: auto`, one H200, 2026-11-28).
 constexpr long kSplitReduceOverheadK = 128;
 
-/// The estimate splitk_wave_slices minimizes for the DMMA tile `t` (split by its chunk, or into
-/// the slices that fill its waves) on `slots` team slots: its waves of teams times each team's
-/// K slice plus kSplitTeamOverheadK, and where K is split, the sum of the slices
-/// (kSplitReduceOverheadK).
-double few_teams_time(const RuleTile& t, long m, long n, long k, std::size_t elem, long slots) {
-  const RuleSplit sp = rule_split(t, m, n, k, elem, slots);
-  return double(waves_of(tiles_of(t, m, n) * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK) +
+/// The estimate splitk_wave_slices minimizes for `tiles` output tiles cut into `sp` (rule_split's
+/// slices and chunk) on `slots` team slots: the waves of teams times each team's K slice plus
+/// kSplitTeamOverheadK, and where K is split, the sum of the slices (kSplitReduceOverheadK).
+double few_teams_time(long tiles, const RuleSplit& sp, long slots) {
+  return double(waves_of(tiles * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK) +
          (sp.slices > 1 ? double(kSplitReduceOverheadK) : 0.0);
 }
 
@@ -284,13 +282,13 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
   namespace rt = rule_tiles;
   if (k < kSmallWavesMinK || k > kSmallWavesMaxK || std::min(m, n) <= kSmallWavesMinMn) return C::none;
   const long slots = (deep ? rt::kDmmaSmallDeepTeamsPerSm : kDmmaTeamsPerSm) * sms;
-  const RuleTile& by1024 = rt::kDoubleMmaSmallSplitK;
-  const int slices_1024 = splitk_slices(m, n, k, by1024.split_kc, elem);
-  const long tiles = tiles_of(by1024, m, n), teams_1024 = tiles * slices_1024;
+  // The split by 1024 and the wave split, both of the 64x64 tiles.
+  const RuleSplit by1024 = rule_split(rt::kDoubleMmaSmallSplitK, m, n, k, elem, slots);
+  const long tiles = tiles_of(rt::kDoubleMmaSmallSplitK, m, n), teams_1024 = tiles * by1024.slices;
   if (deep ? teams_1024 >= slots : tiles >= slots) return C::none;
   const RuleSplit ws = rule_split(rt::kDoubleMmaSmallWaves, m, n, k, elem, slots);
-  if (few_teams_time(rt::kDoubleMmaSmallWaves, m, n, k, elem, slots) >
-      (deep ? kSplitWaveGain : kSmallRegWavesGain) * few_teams_time(by1024, m, n, k, elem, slots))
+  if (few_teams_time(tiles, ws, slots) >
+      (deep ? kSplitWaveGain : kSmallRegWavesGain) * few_teams_time(tiles, by1024, slots))
     return C::none;
   const std::string head = "FP64 tensor cores, few 64x64 tiles (" + std::to_string(tiles) + " on " +
                            std::to_string(slots) + " slots, " + std::to_string(teams_1024) +
@@ -326,7 +324,8 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
   namespace rt = rule_tiles;
   if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn || std::max(m, n) > kFloatSmallWavesMaxMn)
     return C::none;
-  const long teams = tiles_of(rt::kFloatSmallSplitK, m, n) * splitk_slices(m, n, k, 1024, sizeof(float));
+  const long teams =
+      tiles_of(rt::kFloatSmallSplitK, m, n) * splitk_slices(m, n, k, rt::kFloatSmallSplitK.split_kc, sizeof(float));
   if (teams >= rt::kFloatSmallTeamsPerSm * sms) return C::none;
   const bool reg = double(m) * double(n) * double(k) < kFloatSmallRegMaxMnk;
   const RuleTile& t = reg ? rt::kFloatTf32SmallWaves : rt::kFloatWgmmaPre64Waves;
