@@ -6,11 +6,21 @@
 # it with Kokkos_ROOT (so nothing is fetched), builds the tests and runs one.
 # Exercises the "use an existing Kokkos" path in CI.
 #
-# Usage: scripts/ci/ci-installed-kokkos.sh [PREFIX]   (default build/installed-kokkos/prefix)
+# Usage: scripts/ci/ci-installed-kokkos.sh [--install-only] [PREFIX]
+#   PREFIX          default build/installed-kokkos/prefix
+#   --install-only  install Kokkos and Kokkos Kernels, build no mmapp: CI
+#                   (.ci/run) builds mmapp against the prefix once, in the
+#                   sanitizer step (scripts/ci/ci-asan.sh PREFIX), which
+#                   fails unless CMake took the installed Kokkos
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 work=$top/build/installed-kokkos
+install_only=0
+if [[ "${1:-}" == --install-only ]]; then
+  install_only=1
+  shift
+fi
 prefix=${1:-$work/prefix}
 src=$top/build/openmp/_deps/kokkos-3.4.01
 [[ -d "$src/kokkos" ]] || { echo "configure the openmp preset first ($src missing)" >&2; exit 1; }
@@ -33,6 +43,10 @@ cmake -S "$src/kokkos-kernels" -B "$work/kokkos-kernels" -G Ninja -DCMAKE_BUILD_
   "-DF77_BLAS_MANGLE=(name,NAME) name ## _" >"$work.kk.log" 2>&1 || { tail -30 "$work.kk.log"; exit 1; }
 cmake --build "$work/kokkos-kernels" --target install -j "$jobs" >>"$work.kk.log" 2>&1 || { tail -30 "$work.kk.log"; exit 1; }
 
+if ((install_only)); then
+  echo "installed Kokkos and Kokkos Kernels in $prefix (no mmapp build: --install-only)"
+  exit 0
+fi
 cmake -S "$top" -B "$work/app" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
   -DCMAKE_PREFIX_PATH="$prefix" | grep -E "mmapp|Kokkos" || true
 cmake --build "$work/app" --target mmapp_tests -j "$jobs"
