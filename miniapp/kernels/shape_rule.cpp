@@ -324,9 +324,11 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
   namespace rt = rule_tiles;
   if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn || std::max(m, n) > kFloatSmallWavesMaxMn)
     return C::none;
-  const long teams =
-      tiles_of(rt::kFloatSmallSplitK, m, n) * splitk_slices(m, n, k, rt::kFloatSmallSplitK.split_kc, sizeof(float));
-  if (teams >= rt::kFloatSmallTeamsPerSm * sms) return C::none;
+  // The SIMT 64x64 tiles' teams split by their chunk (1024), as small_waves_choice counts the DMMA tiles'.
+  const long simt_slots = rt::kFloatSmallTeamsPerSm * sms;
+  const long teams = tiles_of(rt::kFloatSmallSplitK, m, n) *
+                     rule_split(rt::kFloatSmallSplitK, m, n, k, sizeof(float), simt_slots).slices;
+  if (teams >= simt_slots) return C::none;
   const bool reg = double(m) * double(n) * double(k) < kFloatSmallRegMaxMnk;
   const RuleTile& t = reg ? rt::kFloatTf32SmallWaves : rt::kFloatWgmmaPre64Waves;
   const int slices = rule_split(t, m, n, k, sizeof(float), (reg ? rt::kFloatTf32SmallTeamsPerSm : 1) * sms).slices;
