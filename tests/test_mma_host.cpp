@@ -517,6 +517,64 @@ TEST_CASE("the cp.async tensor-core forms on operands copied to aligned rows", "
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 16, 0, 2, 4, true>, double>(copied);
 }
 
+namespace {
+
+/// C's elements bit for bit (padding columns of a strided view excluded).
+template <class T>
+bool same_bits(const mmapp::Matrix<T, Host>& x, const mmapp::Matrix<T, Host>& y) {
+  for (std::size_t i = 0; i < x.extent(0); ++i)
+    for (std::size_t j = 0; j < x.extent(1); ++j)
+      if (std::memcmp(&x(i, j), &y(i, j), sizeof(T)) != 0) return false;
+  return true;
+}
+
+/// The in-launch sum (LastTeamSum<Cfg>) against the independent reference
+/// (check_mma_kernel) and bit for bit against Cfg's separate sum
+/// (splitk_reduce) on the same inputs, twice in a row (the second launch
+/// finds the tickets the first left); afterwards every ticket is zero.
+template <class Cfg, class T>
+void check_last_team_sum(const std::vector<Case>& cases) {
+  using Sum = mmapp::LastTeamSum<Cfg>;
+  check_mma_kernel<Sum, T>(cases);
+  std::uint64_t seed = 77;
+  for (const auto& c : cases) {
+    INFO((mmapp::gpu_mma_tag<Sum, T>()) << ": " << c.m << "x" << c.n << "x" << c.k << " beta " << c.beta);
+    const auto A = mmapp_test::padded<Host, T>(c.m, c.k, c.pad, 0, seed);
+    const auto B = mmapp_test::padded<Host, T>(c.k, c.n, c.pad, 1, seed);
+    mmapp::Workspace<Host> work("work", mmapp::mma_workspace_bytes<Cfg, T>(c.m, c.n, c.k));
+    auto separate = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
+    mmapp::gemm_tiled_mma<Cfg>(Host{}, mmapp::GemmArgs<Host, T>{A, B, separate, T(c.beta), work});
+    for (int rep = 0; rep < 2; ++rep) {
+      auto fused = mmapp_test::padded<Host, T>(c.m, c.n, c.pad, 2, seed);
+      mmapp::gemm_tiled_mma<Sum>(Host{}, mmapp::GemmArgs<Host, T>{A, B, fused, T(c.beta), work});
+      Kokkos::fence();
+      CHECK(same_bits<T>(separate, fused));
+    }
+    ++seed;
+  }
+  const unsigned* tickets = mmapp::splitk_tickets<Host>();
+  long taken = 0;
+  for (int t = 0; t < mmapp::kSplitKTickets; ++t) taken += tickets[t] != 0;
+  CHECK(taken == 0);
+}
+
+}  // namespace
+
+TEST_CASE("the in-launch sum of split-K slices: the separate sum's bits", "[.warp-host][mma]") {
+  // Split by 32: K 2500 in 79 slices (splitk_ordered_sum's groups of 8, then the 10 group sums),
+  // 3000 in 94 (whole 96x96 tiles), 2049 and 1025 in 65 and 33, with beta, misaligned rows and
+  // swizzle 2; the short cases in 1-3 slices (one slice: no tickets taken, C written directly).
+  REQUIRE(Host().concurrency() >= 64);
+  using mmapp::GpuMmaTile;
+  std::vector<Case> cases = long_k_cases;
+  cases.insert(cases.end(), mma_cases.begin(), mma_cases.end());
+  check_last_team_sum<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0>, float>(cases);
+  check_last_team_sum<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 2, 2, 3, true>, double>(cases);
+  check_last_team_sum<mmapp::WaveSplit<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true>>, double>(cases);
+  CHECK(mmapp::gpu_mma_tag<mmapp::LastTeamSum<mmapp::WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>>, float>() ==
+        "3xtf32 w32x32 lb3 sw8 wsplit128 lsum");
+}
+
 TEST_CASE("kperm: the K permutation of a K tile and its scratch pitches", "[mma]") {
   using mmapp::GpuMmaTile;
   // The host kernel tests' tiles, and the catalog's float kperm form (3xTF32 128x64x16, one stage).

@@ -22,6 +22,7 @@
 #include "core/long_range.hpp"
 #include "core/types.hpp"
 #include "kernels/gpu/chunk.hpp"
+#include "kernels/unroll.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -248,7 +249,30 @@ std::size_t splitk_workspace_bytes(long m, long n, long k) {
 /// consecutive slices per group, so there are at most 256 groups. A function
 /// of S alone: the partition, hence C's bits, never depends on the device,
 /// the team size or the order in which teams run.
-inline int splitk_group_len(int slices) { return std::max(8, (slices + 255) / 256); }
+KOKKOS_INLINE_FUNCTION int splitk_group_len(const int slices) {
+  const int l = (slices + 255) / 256;
+  return l > 8 ? l : 8;
+}
+
+/// Element e of the sum of S slices (slice s's at work[s * slice_elems + e]) in
+/// splitk_reduce's order: with L = splitk_group_len(S), each group of L
+/// consecutive slices summed in ascending order, then the group sums in
+/// ascending order (S <= L: one group, the slices in ascending order). One
+/// thread does the whole sum; splitk_reduce's team form computes the same
+/// operations, so both give the same bits. load(p): how an element is read.
+template <class T, class Load>
+KOKKOS_INLINE_FUNCTION T splitk_ordered_sum(const T* work, const long slice_elems, const int slices, const long e,
+                                            const Load& load) {
+  const int L = splitk_group_len(slices);
+  T total = T(0);
+  for (int s0 = 0; s0 < slices; s0 += L) {
+    const int s1 = s0 + L < slices ? s0 + L : slices;
+    T g = load(work + long(s0) * slice_elems + e);
+    for (int p = s0 + 1; p < s1; ++p) g += load(work + long(p) * slice_elems + e);
+    total = s0 == 0 ? g : total + g;
+  }
+  return total;
+}
 
 /// C = sum_{s=0}^{S-1} work[s] + beta * C, in a fixed order (deterministic).
 /// work: S consecutive row-major M x N partials (ld N) in Space's memory; C:
@@ -272,8 +296,7 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
   if (G == 1) {
     parallel_for_long(
         "mmapp::gemm_splitk_reduce", space, mn, KOKKOS_LAMBDA(const long e) {
-          T s = work[e];
-          for (int p = 1; p < slices; ++p) s += work[p * mn + e];
+          const T s = splitk_ordered_sum(work, mn, slices, e, [](const T* p) { return *p; });
           const long i = e / N, j = e % N;
           C(i, j) = beta == T(0) ? s : s + beta * C(i, j);
         });
@@ -315,6 +338,140 @@ void splitk_reduce(const Space& space, const T* work, int slices, const Matrix<T
   policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for("mmapp::gemm_splitk_reduce2", policy, f);
 }
+
+/// Tickets of the in-launch sum (LastTeamSum): one counter per output tile of
+/// a launch; a launch with more tiles sums its slices with splitk_reduce.
+inline constexpr int kSplitKTickets = 4096;
+
+/// The kSplitKTickets counters of the in-launch sum in Space's memory, zero
+/// between launches: created (zeroed, fenced) on the first call, as the
+/// cuBLAS handle is (vendor_blas.cpp), so in a run's warm-up, and released
+/// when Kokkos finalizes. Each launch that uses them leaves each counter it
+/// took at zero (splitk_last_team_sum); launches that use them must not
+/// overlap (mmapp runs its GEMMs on one execution space instance).
+template <class Space>
+unsigned* splitk_tickets() {
+  using View = Kokkos::View<unsigned*, typename Space::memory_space>;
+  static View* tickets = nullptr;
+  if (tickets == nullptr) {
+    tickets = new View("mmapp::splitk_tickets", kSplitKTickets);
+    Kokkos::deep_copy(*tickets, 0u);
+    Kokkos::fence();
+    Kokkos::push_finalize_hook([] {
+      delete tickets;
+      tickets = nullptr;
+    });
+  }
+  return tickets->data();
+}
+
+/// *p read through the L2 cache, past the SM's L1 (CUDA: __ldcg): a partial
+/// tile another team wrote in the same launch. A plain load elsewhere.
+template <class T>
+KOKKOS_INLINE_FUNCTION T splitk_load_cg(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
+
+/// The in-launch sum of a split-K tile (LastTeamSum), called by every
+/// thread of a team of TeamSize threads after its slice's partial of output
+/// tile `tile` (block rows bm.., columns bn.., BM x BN, clipped to M x N) is
+/// stored in `work` (slice s's M x N partial at work + s * M * N,
+/// row-major, ld N). Every thread fences its stores, then one thread takes
+/// a ticket of the tile (tickets[tile], an atomic increment): the team that
+/// takes the last of the S tickets resets it to zero and, alone, sums the
+/// tile's S partials into C in splitk_ordered_sum's order (splitk_reduce's:
+/// the same bits as the separate launch it saves), C(i, j) = sum + beta *
+/// C(i, j) (beta == 0: C not read); the other teams return. The pattern of
+/// the CUDA C++ Programming Guide's memory fence example ("Memory Fence
+/// Functions": the last block to finish sums the partial results; the CUDA
+/// sample threadFenceReduction). No team waits for another: no co-residency
+/// of teams is needed. The sum's mapping: each thread sums up to 16 float
+/// (8 double) elements of the tile at once (thread r's are r, r + TeamSize,
+/// ...: coalesced), reading 4 slices of all of them before adding them, so
+/// that 64 (32) of its loads are in flight together: about S / 4 L2 round
+/// trips per batch instead of one per element (an element at a time, the 64x64
+/// float tile took 5-15 us more than the separate launch; H200,
+/// 2026-11-29). C: row stride ldc, elements.
+template <int BM, int BN, int TeamSize, class Member, class T>
+KOKKOS_INLINE_FUNCTION void splitk_last_team_sum(const Member& team, unsigned* const tickets, const int tile,
+                                                 const int slices, const T* const work, T* const C, const long ldc,
+                                                 const int M, const int N, const int bm, const int bn, const T beta) {
+  Kokkos::memory_fence();  // this thread's partial stores, visible device-wide before the ticket
+  team.team_barrier();
+  int last = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(team),
+      [&](int& l) {
+        l = Kokkos::atomic_fetch_add(&tickets[tile], 1u) == unsigned(slices - 1) ? 1 : 0;
+        if (l) Kokkos::atomic_exchange(&tickets[tile], 0u);
+      },
+      last);
+  if (!last) return;
+  Kokkos::memory_fence();  // the other teams' partials, read after their tickets
+  static_assert(double(BM) * BN * kSplitKTickets < 2147483648.0,
+                "a slice's offsets in int: at most kSplitKTickets tiles");
+  constexpr int per_thread = (BM * BN + TeamSize - 1) / TeamSize;
+  constexpr int most = 64 / int(sizeof(T));                     // 16 float, 8 double: 64 loads of 4 slices
+  constexpr int batch = per_thread < most ? per_thread : most;  // elements a thread sums at once
+  constexpr int depth = 4;                                      // slices of them read at once
+  const long mn = long(M) * N;
+  const int L = splitk_group_len(slices);
+  for (int b0 = 0; b0 < per_thread; b0 += batch) {
+    int at[batch];  // the elements' offset in a slice (M N < 2^31: few tiles), -1 outside C
+    T total[batch], g[batch];
+    MMAPP_UNROLL
+    for (int u = 0; u < batch; ++u) {
+      const int idx = team.team_rank() + (b0 + u) * TeamSize;
+      const int i = bm + idx / BN, j = bn + idx % BN;
+      at[u] = b0 + u < per_thread && idx < BM * BN && i < M && j < N ? i * N + j : -1;
+      total[u] = T(0);
+    }
+    for (int s0 = 0; s0 < slices; s0 += L) {  // splitk_ordered_sum's groups, element by element the same order
+      const int s1 = s0 + L < slices ? s0 + L : slices;
+      for (int p0 = s0; p0 < s1; p0 += depth) {
+        T v[depth][batch];  // depth slices' loads in flight before the first add
+        MMAPP_UNROLL
+        for (int d = 0; d < depth; ++d) {
+          const T* const w = work + long(p0 + d) * mn;
+          MMAPP_UNROLL
+          for (int u = 0; u < batch; ++u) v[d][u] = p0 + d < s1 && at[u] >= 0 ? splitk_load_cg(w + at[u]) : T(0);
+        }
+        MMAPP_UNROLL
+        for (int d = 0; d < depth; ++d) {
+          if (p0 + d >= s1) break;
+          MMAPP_UNROLL
+          for (int u = 0; u < batch; ++u) g[u] = p0 + d == s0 ? v[d][u] : g[u] + v[d][u];
+        }
+      }
+      MMAPP_UNROLL
+      for (int u = 0; u < batch; ++u) total[u] = s0 == 0 ? g[u] : total[u] + g[u];
+    }
+    MMAPP_UNROLL
+    for (int u = 0; u < batch; ++u) {
+      if (at[u] < 0) continue;
+      const long i = at[u] / N, j = at[u] % N;
+      T* const c = C + i * ldc + j;
+      *c = beta == T(0) ? total[u] : total[u] + beta * *c;
+    }
+  }
+}
+
+/// Cfg (a split-K GpuMmaTile, any form but the tail split, Stream-K and
+/// producer warps) whose slices are summed inside the GEMM's launch by the
+/// last team of each tile (splitk_last_team_sum) instead of by a second
+/// launch (splitk_reduce): the same bits, one launch fewer (about 5 us on an
+/// H200, where a small C's whole GEMM takes 20-25). Launches of more than
+/// kSplitKTickets tiles keep the second launch. Its tag adds "lsum".
+template <class Cfg>
+struct LastTeamSum : Cfg {
+  static_assert(Cfg::split_kc > 0 && !Cfg::tail_split && !Cfg::stream_k && Cfg::producers == 0,
+                "the in-launch sum: a split-K tile without the tail split, Stream-K or producer warps");
+  static constexpr bool last_team_sum = true;
+};
 
 /// The split-K plan of one call of a GPU kernel with K chunk Kc (0: no
 /// split): S = splitk_slices(M, N, K, Kc, sizeof(T)) slices of kc =

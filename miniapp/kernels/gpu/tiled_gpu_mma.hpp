@@ -137,6 +137,7 @@ struct GpuMmaTile {
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   static constexpr bool tail_split = false;   ///< TailSplit<Cfg>: the last wave's tiles split in K
   static constexpr bool stream_k = false;     ///< StreamK<Cfg>: the last wave's K tiles spread over a wave
+  static constexpr bool last_team_sum = false;  ///< LastTeamSum<Cfg>: the slices summed in the launch (splitk.hpp)
   static constexpr int tail_slots = 0;        ///< TailSplit's and StreamK's slots: 0 the device's, > 0 fixed
   static constexpr bool warp_tiled = true;
   static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
@@ -838,6 +839,11 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   params.sk_tile_iters = sk.tile_iters;
   params.sk_team_iters = sk.team_iters;
   params.tail_work = tail.active() || sk.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
+  // The in-launch sum (LastTeamSum): where K is split and the tickets cover the tiles.
+  if constexpr (Cfg::last_team_sum)
+    if (plan.slices > 1 && params.tiles <= kSplitKTickets) params.tickets = splitk_tickets<Space>();
+  params.c = C.data();
+  params.ldc = long(C.stride(0));
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
@@ -1000,8 +1006,17 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
             if (&sg != &segs.seg[0]) team.team_barrier();
             multiply(sg, [](const auto&) {});
           });
+        if constexpr (Cfg::last_team_sum) {
+          if (params.tickets != nullptr) {
+            const int t = lr % params.tiles;
+            const detail::BlockCoord b = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
+            splitk_last_team_sum<Cfg::BM, Cfg::BN, Cfg::team_size>(team, params.tickets, t, params.slices,
+                                                                   params.out, params.c, params.ldc, params.M,
+                                                                   params.N, b.m * Cfg::BM, b.n * Cfg::BN, params.beta);
+          }
+        }
       });
-  plan.reduce(space, C, args.beta);
+  if (params.tickets == nullptr) plan.reduce(space, C, args.beta);
   if constexpr (Cfg::tail_split)
     tail_split_reduce<Cfg::BM, Cfg::BN>(space, tail, params.tail_work, C, args.beta,
                                         detail::SwizzledTile<Cfg::swizzle>{params.tiles_m, params.tiles_n});
@@ -1014,7 +1029,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
 /// scratch stage; "kp": the K permutation, KPermK; "ws4": four producer warps, warp/ws_pipeline.hpp),
 /// e.g. "dmma16 w64x32 cp3 kp lb2 sw8", "dmma16k16 w64x32 cp4 ws4 lb1 sw8", or
-/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256).
+/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256; "lsum": LastTeamSum).
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
   static constexpr const char* dnames[4] = {"dmma", "dmma16", "dmma16k8", "dmma16k16"};
@@ -1027,6 +1042,7 @@ std::string gpu_mma_tag() {
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
+  if (Cfg::last_team_sum) t += " lsum";
   if (Cfg::tail_split) t += " tail" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   if (Cfg::stream_k) t += " sk" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   return t;

@@ -20,7 +20,8 @@ namespace detail {
 /// variants, three of the shape rule's among them (docs/performance.md,
 /// "History moved from code comments"). Pinned by the static_asserts below.
 /// The tail split's and Stream-K's fields (gemm_tiled_mma with TailSplit,
-/// StreamK) took reserved words, so the other fields kept their offsets.
+/// StreamK) and the in-launch sum's (LastTeamSum) took reserved words, so
+/// the other fields kept their offsets.
 template <class T>
 struct WarpGemmParams {
   int tiles;                  ///<   0: block tiles per slice, tiles_m * tiles_n
@@ -46,7 +47,10 @@ struct WarpGemmParams {
   const T* A;                 ///<  96: M x K, row-major
   const T* B;                 ///< 104: K x N, row-major
   T* tail_work;               ///< 112: the split tiles' partial tiles (tail_split_reduce's layout)
-  int reserved5[8];           ///< 120
+  unsigned* tickets;          ///< 120: the in-launch sum's tile counters (LastTeamSum; nullptr: none)
+  T* c;                       ///< 128: C's data, for the in-launch sum
+  long ldc;                   ///< 136: C's row stride, elements, for the in-launch sum
+  int reserved5[2];           ///< 144
   T* out;                     ///< 152: the output: C, or the split-K workspace (SplitKPlan::out)
   int slices;                 ///< 160: split-K slices S (1: none)
   long slice_elems;           ///< 168: M * N, elements between slices of out
@@ -60,7 +64,9 @@ static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmPar
                   offsetof(WarpGemmParams<double>, vec_a) == 93 && offsetof(WarpGemmParams<double>, A) == 96 &&
                   offsetof(WarpGemmParams<double>, out) == 152 && offsetof(WarpGemmParams<double>, beta) == 176 &&
                   offsetof(WarpGemmParams<double>, vec_o) == 192 && offsetof(WarpGemmParams<double>, tail_head) == 12 &&
-                  offsetof(WarpGemmParams<double>, tail_kc) == 28 && offsetof(WarpGemmParams<double>, tail_work) == 112,
+                  offsetof(WarpGemmParams<double>, tail_kc) == 28 &&
+                  offsetof(WarpGemmParams<double>, tail_work) == 112 &&
+                  offsetof(WarpGemmParams<double>, tickets) == 120 && offsetof(WarpGemmParams<double>, ldc) == 136,
               "WarpGemmParams<double>: the offsets above");
 static_assert(offsetof(WarpGemmParams<float>, vec_a) == 93 && offsetof(WarpGemmParams<float>, out) == 152 &&
                   offsetof(WarpGemmParams<float>, beta) == 176 && offsetof(WarpGemmParams<float>, ldo) == 184 &&
