@@ -42,9 +42,11 @@ namespace detail {
 /// (vec_a / vec_b: base aligned, row stride a multiple of a chunk) is one
 /// cp_async16 with src_bytes the part inside the matrix and the team's K
 /// range ([0, M) x [k0, k_end) of A, [k0, k_end) x [0, N) of B), the rest
-/// zero-filled (0 bytes: all zero, nothing read); otherwise its elements
-/// are loaded one by one into registers (zero outside) and stored to
-/// scratch at once (correct, not fast: misaligned operands). Threads: the
+/// zero-filled (0 bytes: all zero, nothing read); otherwise (rows not
+/// 16-byte aligned: odd K or N of double, say) each element of the chunk is
+/// one cp_async_elem of its 4 or 8 bytes, zero-filled outside (until the
+/// thirty-first round, element loads through registers stored to scratch
+/// at once: the copy waited for its loads). Threads: the
 /// threads that load (tid < Threads): the whole team, or a warp-specialized
 /// team's producer warps (warp/ws_pipeline.hpp). Rolled: the chunk loops
 /// kept rolled (those producers, left with few registers by setmaxnreg).
@@ -156,10 +158,9 @@ struct AsyncTileLoader {
       if (p.vec_a) {
         cp_async16(dst, n > 0 ? p.A + long(gr) * p.lda + gk : p.A, n * int(sizeof(T)));
       } else {
-        Chunk x;
         MMAPP_UNROLL
-        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.A[long(gr) * p.lda + gk + q] : T(0);
-        *reinterpret_cast<Chunk*>(dst) = x;
+        for (int q = 0; q < VW; ++q)
+          cp_async_elem<sizeof(T)>(dst + q, q < n ? p.A + long(gr) * p.lda + gk + q : p.A, q < n ? int(sizeof(T)) : 0);
       }
     });
     chunks<lb>([&](const int l) {
@@ -171,10 +172,9 @@ struct AsyncTileLoader {
       if (p.vec_b) {
         cp_async16(dst, n > 0 ? p.B + long(gk) * p.ldb + gc : p.B, n * int(sizeof(T)));
       } else {
-        Chunk x;
         MMAPP_UNROLL
-        for (int q = 0; q < VW; ++q) x.v[q] = q < n ? p.B[long(gk) * p.ldb + gc + q] : T(0);
-        *reinterpret_cast<Chunk*>(dst) = x;
+        for (int q = 0; q < VW; ++q)
+          cp_async_elem<sizeof(T)>(dst + q, q < n ? p.B + long(gk) * p.ldb + gc + q : p.B, q < n ? int(sizeof(T)) : 0);
       }
     });
   }
