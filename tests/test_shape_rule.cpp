@@ -744,8 +744,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(4096, 100, 1000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 4 slices filling the waves, operands split "
                "in the K loop");
-  for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{100, 6000, 511}, {100, 6000, 300}, {2000, 100, 1000}, {64, 8192, 1024}}) {
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6000, 256}, {64, 8192, 1024}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == h200(m, n, k, false));
   }
@@ -764,9 +763,25 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(513, 513, 513, true) == C::wgmma_pre64_wsplit);
   CHECK(h200(400, 400, 400, true) == C::wgmma_pre64_wsplit);
   CHECK(h200(187, 190, 743, true) == C::tf32_small_wsplit);
-  // Not the small-C step: M or N <= 16, over 1024 (2730 x 85 x 3871), K <= 256.
+  // A thin C (thirty-first round): M or N past 1024, the other past 64, few SIMT teams: the same step
+  // (2730 x 85 x 3871: 86 tiles x 4 slices by 1024 on 528 SIMT slots; 76 x 1783 x 465: 56 x 1; 2000
+  // x 100 x 1000, 100 x 6000 x 511). Not the small-C step: M or N <= 16; over 1024 with the other
+  // side 64 or less (4096 x 40 x 8192, 64 x 4096 x 4096, 2000 x 60 x 10000); many SIMT teams (6422 x
+  // 79 x 7926: 202 tiles x 8 slices); K <= 256.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {2730, 85, 3871}, {85, 2730, 3871}, {76, 1783, 465}, {2000, 100, 1000}, {100, 6000, 511}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) == C::wgmma_pre64_wsplit);
+  }
+  CHECK(h200(2730, 85, 3871, true, &why) == C::wgmma_pre64_wsplit);
+  CHECK(why == "shape rule: 3xTF32, small C (344 SIMT 64x64 teams split by 1024): 64x128 tiles on wgmma, operands "
+               "split once, K split into 3 slices filling the waves");
   CHECK(h200(12, 300, 1000, true) == h200(12, 300, 1000, false));
-  CHECK(h200(2730, 85, 3871, true) == h200(2730, 85, 3871, false));
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {4096, 40, 8192}, {64, 4096, 4096}, {2000, 60, 10000}, {6422, 79, 7926}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) == h200(m, n, k, false));
+  }
   CHECK(h200(300, 300, 256, true) == C::small);
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like

@@ -299,7 +299,8 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
 }
 
 // Float on a small C (sm_90a, after wgmma_choice declines): where M and N are 17 to
-// kFloatSmallWavesMaxMn, the SIMT 64x64 tiles split by 1024 make fewer teams than their slots
+// kFloatSmallWavesMaxMn (or one of them past it and the other past kFloatThinWavesMinMn: a thin C),
+// the SIMT 64x64 tiles split by 1024 make fewer teams than their slots
 // (kFloatSmallTeamsPerSm per SM) and K >= kFloatSmallWavesMinK, a
 // 3xTF32 tile with K split into the slices that fill its waves in chunks of at least 128: the mma.sync
 // 64x64 register-path tile (tf32_small_wsplit: operands split in the K loop, one launch besides the
@@ -313,16 +314,24 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
 // 256: 85-151% of cuBLAS SGEMM). Where cuBLAS SGEMM runs at its floor (about 20 us), a split (two
 // launches) stays near 80% of it.
 constexpr long kFloatSmallWavesMinK = 257;
-// M and N at most this: thin shapes with few tiles (4096 x 40 x 8192, 100 x 6000 x 511, 2000 x 100 x
-// 1000, 64 x 4096 x 4096) keep the choices measured for them before (the SIMT tiles or wgmma_choice's).
+// Past kFloatSmallWavesMaxMn rows or columns (a thin C), the step only where the other side is over
+// kFloatThinWavesMinMn: there the 64x128 tile's wave split beat the SIMT tiles the rule took before
+// (thirty-first round, one H200, 2026-11-29, `tile: auto` medians, us, SIMT rule -> pre-split 64x128
+// wave split (cuBLAS SGEMM): 76 x 1783 x 465 47 -> 30 (35), 1783 x 76 x 465 40 -> 30 (32), 2000 x 100
+// x 1000 65 -> 36 (40), 1100 x 100 x 1000 66 -> 33 (30), 100 x 6000 x 511 57 -> 41 (46), 1500 x 200 x
+// 500 40 -> 34 (37), 2730 x 85 x 3871 150 -> 107 (114), 85 x 2730 x 3871 135 -> 118 (81)); at 64 or
+// fewer the SIMT tiles split by 1024 or 256 stay ahead of every 3xTF32 tile (4096 x 40 x 8192 159
+// against 208 at best, 64 x 4096 x 4096 84 against 102, 2000 x 60 x 10000 129-135 against 144).
 constexpr long kFloatSmallWavesMaxMn = 1024;
+constexpr long kFloatThinWavesMinMn = 64;
 constexpr double kFloatSmallRegMaxMnk = 4.8e7;
 
 /// The float small-C step (the comment above); `none` where it declines.
 GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
-  if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn || std::max(m, n) > kFloatSmallWavesMaxMn)
+  if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn ||
+      (std::max(m, n) > kFloatSmallWavesMaxMn && std::min(m, n) <= kFloatThinWavesMinMn))
     return C::none;
   // The SIMT 64x64 tiles' teams split by their chunk (1024), as small_waves_choice counts the DMMA tiles'.
   const long simt_slots = rt::kFloatSmallTeamsPerSm * sms;
