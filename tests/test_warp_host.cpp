@@ -116,6 +116,10 @@ TEST_CASE("the GPU's warp-tiled GEMM on the host backend: every form, every load
   check_family<float, D<0, false, 0>, D<0, true, 0>, D<1, true, 2>, D<2, true, 2>, D<1, true, 0, 0, true>,
                D<2, true, 2, 0, true>, mmapp::GpuTile<32, 64, 8, 0, 0, 4, 8, 2, true, 0, 0>,
                D<2, true, 0, 16, true>>();
+  // The wave split (WaveSplit, chunks of at least 16) at one team per SM: the slices that fill the
+  // host's slots (one 2048-thread "SM" per 2048 threads of the pool, at least one).
+  check_family<float, D<2, true, 0>, mmapp::WaveSplit<mmapp::GpuTile<32, 64, 8, 32, 32, 4, 8, 2, true, 0, 1, 16>>>(
+      long_k_cases);
   // Rounds of chunks that are not whole tile rows (96-column B tiles): the
   // per-chunk masked loads in every form.
   check_family<double, mmapp::GpuTile<16, 96, 8, 16, 48, 4, 6, 0, false, 0, 0>,

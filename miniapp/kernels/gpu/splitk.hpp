@@ -111,7 +111,7 @@ struct SplitWaves {
   long slots = 0;
 };
 
-/// Cfg (a GpuMmaTile or GpuWgmmaTile with split_kc > 0) with K split into
+/// Cfg (a GpuTile, GpuMmaTile or GpuWgmmaTile with split_kc > 0) with K split into
 /// the slices that fill its teams' waves (splitk_wave_slices: chunks of
 /// about k / S, S at most ceil(k / split_kc)) instead of chunks of
 /// split_kc. Its tag says "wsplit" where Cfg's says "splitk".

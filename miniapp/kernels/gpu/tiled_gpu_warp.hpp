@@ -124,7 +124,6 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(BM % TM == 0 && BN % TN == 0, "block tile: multiple of the thread tile");
   static_assert(BK % VW == 0 && BN % VW == 0, "BK and BN: multiples of a 16-byte chunk");
   static_assert(Cfg::split_kc == 0 || Cfg::split_kc % BK == 0, "split-K chunk: a multiple of BK");
-  static_assert(!Cfg::split_waves, "gemm_tiled_warp splits K by split_kc only");
   static_assert(Cfg::warp_shape_ok(), "warp tile: 32 lanes of TM x TN, a divisor of the block tile");
   // The loader, the warp MMA and the main loop assert their own requirements
   // (chunks per thread; fragment reads and double buffering; stages).
@@ -134,7 +133,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   const auto C = args.C;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   if (M == 0 || N == 0) return;
-  const SplitKPlan<T> plan("gemm_tiled_warp", args, Cfg::split_kc);
+  const SplitKPlan<T> plan("gemm_tiled_warp", args, Cfg::split_kc, split_waves_of<Cfg>(space, M, N));
 
   // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
   const AlignedOperands<Space, T> ops(space, args, Cfg::vec ? plan.work_bytes() : args.work.extent(0));

@@ -39,7 +39,7 @@ struct GpuTile {
   static constexpr int swizzle = Swizzle_;
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int split_kc = SplitKc_;
-  static constexpr bool split_waves = false;  ///< the SIMT kernels split by split_kc only (no WaveSplit)
+  static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   static constexpr bool frag_pipe = FragPipe_;
   static constexpr int frag_bytes = FragBytes_;
   static constexpr bool warp_tiled = WM_ > 0;
