@@ -394,6 +394,11 @@ void check_gpu_shape_rule() {
       // 64x128 wgmma tile, K split into the slices that fill the waves.
       CHECK(tag(float(0), 100, 100, 1000) == "64x64x16/32x32 3xtf32 w32x32 lb3 sw8 wsplit128");
       CHECK(tag(float(0), 200, 200, 1500) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
+      // A thin C (thirty-first round): past 1024 rows, 65-1024 columns: the same step; 17-64 columns:
+      // the SIMT small tile, K split into the slices that fill its waves.
+      CHECK(tag(float(0), 2000, 100, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
+      CHECK(tag(float(0), 5000, 50, 2000) == "64x64x16/4x8 w32x32 2st vec lb4 wsplit256");
+      CHECK(tag(float(0), 6422, 79, 7926) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

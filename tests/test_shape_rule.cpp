@@ -763,26 +763,49 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(513, 513, 513, true) == C::wgmma_pre64_wsplit);
   CHECK(h200(400, 400, 400, true) == C::wgmma_pre64_wsplit);
   CHECK(h200(187, 190, 743, true) == C::tf32_small_wsplit);
-  // A thin C (thirty-first round): M or N past 1024, the other past 64, few SIMT teams: the same step
-  // (2730 x 85 x 3871: 86 tiles x 4 slices by 1024 on 528 SIMT slots; 76 x 1783 x 465: 56 x 1; 2000
-  // x 100 x 1000, 100 x 6000 x 511). Not the small-C step: M or N <= 16; over 1024 with the other
-  // side 64 or less (4096 x 40 x 8192, 64 x 4096 x 4096, 2000 x 60 x 10000); many SIMT teams (6422 x
-  // 79 x 7926: 202 tiles x 8 slices); K <= 256.
+  // A thin C (thirty-first round): M or N past 1024, the other past 64, few SIMT teams, where
+  // wgmma_choice declines: the same step (1100 x 100 x 1000: 18 x 2 tiles, one slice by 1024, on 528
+  // SIMT slots; 76 x 1783 x 465: 56 x 1; 2000 x 100 x 1000, 100 x 6000 x 511). Not the small-C step:
+  // M or N <= 16; over 1024 with the other side 64 or less (4096 x 40 x 8192, 64 x 4096 x 4096, 2000 x
+  // 60 x 10000: the SIMT wave split below, with or without wgmma); K <= 256.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {2730, 85, 3871}, {85, 2730, 3871}, {76, 1783, 465}, {2000, 100, 1000}, {100, 6000, 511}}) {
+           {1100, 100, 1000}, {1783, 76, 465}, {76, 1783, 465}, {2000, 100, 1000}, {100, 6000, 511}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_pre64_wsplit);
   }
-  CHECK(h200(2730, 85, 3871, true, &why) == C::wgmma_pre64_wsplit);
-  CHECK(why == "shape rule: 3xTF32, small C (344 SIMT 64x64 teams split by 1024): 64x128 tiles on wgmma, operands "
-               "split once, K split into 3 slices filling the waves");
+  CHECK(h200(1100, 100, 1000, true, &why) == C::wgmma_pre64_wsplit);
+  CHECK(why == "shape rule: 3xTF32, small C (36 SIMT 64x64 teams split by 1024): 64x128 tiles on wgmma, operands "
+               "split once, K split into 6 slices filling the waves");
   CHECK(h200(12, 300, 1000, true) == h200(12, 300, 1000, false));
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {4096, 40, 8192}, {64, 4096, 4096}, {2000, 60, 10000}, {6422, 79, 7926}}) {
+           {4096, 40, 8192}, {64, 4096, 4096}, {2000, 60, 10000}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == h200(m, n, k, false));
   }
   CHECK(h200(300, 300, 256, true) == C::small);
+  // A thin C of 17-64 columns (rows) against more than 1024 rows (columns), where step 5 splits the
+  // 64x64 tile (thirty-first round): the same tile with K split into the slices that fill its waves,
+  // with or without wgmma (a SIMT tile); double keeps the split by 1024; 16 columns are GEMV-like.
+  for (const bool wgmma : {true, false})
+    for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+             {5000, 50, 2000}, {1500, 32, 6000}, {30, 5000, 3000}, {4096, 40, 8192}, {6000, 20, 6000}}) {
+      INFO(m << "x" << n << "x" << k << " wgmma " << wgmma);
+      CHECK(h200(m, n, k, wgmma) == C::small_wsplit);
+    }
+  CHECK(h200(5000, 50, 2000, true, &why) == C::small_wsplit);
+  CHECK(why == "shape rule: few 64x64 tiles, a thin C: K split into 6 slices filling the waves");
+  CHECK(mmapp::gpu_shape_rule(true, 5000, 50, 2000, 132, nullptr, false) == C::small_splitk);
+  // A thin C past 1024 rows (columns) whose operands the in-loop tile would read in place (K or N
+  // not a multiple of 4, C reusing the operand too little for a copy): the pre-split tile's wave
+  // split (thirty-first round); with aligned rows (K 7928) the in-loop tile as before; at most 1024
+  // rows and columns (68 x 213 x 15525) the small-C step as before.
+  CHECK(h200(6422, 79, 7926, true, &why) == C::wgmma_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): K split "
+               "into 5 slices filling the waves");
+  CHECK(h200(85, 2730, 3871, true) == C::wgmma_wsplit);
+  CHECK(h200(2730, 85, 3871, true) == C::wgmma_wsplit);
+  CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
+  CHECK(h200(68, 213, 15525, true) == C::wgmma_pre64_wsplit);
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
   // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the

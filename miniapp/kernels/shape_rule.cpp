@@ -326,6 +326,22 @@ constexpr long kFloatSmallWavesMaxMn = 1024;
 constexpr long kFloatThinWavesMinMn = 64;
 constexpr double kFloatSmallRegMaxMnk = 4.8e7;
 
+// A thin C of 64 columns (rows) or fewer against more than 1024 rows (columns), float: where step 5
+// splits the 64x64 tile by 1024, the same tile with K split into the slices that fill its waves in
+// chunks of at least 256 (small_wsplit). One H200, 2026-11-29 (docs/performance.md, "Tensor cores,
+// thirty-first round"), `tile: auto` medians, us, split by 1024 -> wave split (cuBLAS SGEMM): 5000 x
+// 50 x 2000 112 -> 77 (76), 1500 x 32 x 6000 96 -> 60 (55), 3000 x 48 x 4000 103 -> 74 (71), 2000 x 60
+// x 10000 144 -> 115 (115), 30 x 5000 x 3000 96 -> 81 (63), 50 x 3000 x 1500 58 -> 41 (37), 20 x 2000
+// x 20000 198 -> 181 (98), 6000 x 20 x 6000 213 -> 184 (131); no slower where the split by 1024
+// already fills a wave (4096 x 40 x 8192 164 -> 162, 40 x 8192 x 8192 267 -> 264, 64 x 4096 x 4096 83
+// -> 78).
+constexpr long kThinWavesMaxMn = 64;
+
+/// True for a thin C (the comment above): M or N 17 to kThinWavesMaxMn, the other past 1024.
+bool thin_waves(long m, long n) {
+  return std::min(m, n) > kSmallWavesMinMn && std::min(m, n) <= kThinWavesMaxMn && std::max(m, n) > 1024;
+}
+
 /// The float small-C step (the comment above); `none` where it declines.
 GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
@@ -636,6 +652,12 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 
 }  // namespace
 
+// The least M or N of the thin C that takes the pre-split wave split where the in-loop tile would
+// read its operands in place (wgmma_choice's last step): past it, the shapes measured (6422 x 79 x
+// 7926, 85 x 2730 x 3871, 2730 x 85 x 3871); at or under it the small-C step's tiles, measured in the
+// thirtieth round, stay.
+constexpr long kWgmmaThinPresplitMinMn = 1024;
+
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
 /// (efficiency kThinMinEfficiency) and the
@@ -659,7 +681,6 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
       return presplit_chose(best, m, n, k, sms,
                             " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
   }
-  if (!inplace_ok) return C::none;
   const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
   // From K = kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost); where the
@@ -685,6 +706,18 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // With K <= 1024 (the split by 1024 one slice) the wave split alone, where the thin step above
   // declines: 4096 x 100 x 1000 (kWgmmaThinMinK's comment).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
+  // A thin C (M or N past kWgmmaThinPresplitMinMn) whose operands the in-loop tile would read in
+  // place, element by element (rows not 16-byte aligned, C reusing them too little for a copy): the
+  // pre-split tile's wave split, whose pass writes them aligned (thirty-first round, one H200, 2026-11-29, `tile: auto` medians, % of cuBLAS SGEMM, the
+  // rule before -> this: 6422 x 79 x 7926 78.0-81.6 (the SIMT 96x96 tile split by 1024) -> 94.7-99.1,
+  // 85 x 2730 x 3871 65.3-66.3 (the small-C step's 64x128 tile) -> 76.0, 2730 x 85 x 3871 101.8 ->
+  // 108-117).
+  if (!inplace_ok && std::max(m, n) <= kWgmmaThinPresplitMinMn) return C::none;
+  if (!inplace_ok)
+    return chose(C::wgmma_wsplit,
+                 "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
+                     waves_split_text(rule_split(rt::kFloatWgmmaWaves, m, n, k, sizeof(float), sms).slices),
+                 why);
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);
   const char* tail = c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
@@ -856,6 +889,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (mid)
       return chose(C::mid_splitk,
                    (few ? "few tiles" : tiles + " in ragged waves") + ", 96x96 no emptier than 64x64: K split by 1024",
+                   why);
+    if (!is_double && thin_waves(m, n))
+      return chose(C::small_wsplit,
+                   (few ? "few 64x64 tiles" : tiles + " in ragged waves") + ", a thin C: " +
+                       waves_split_text(rule_split(rt::kFloatSmallWaves, m, n, k, elem, small_slots).slices),
                    why);
     return chose(C::small_splitk, (few ? "few 64x64 tiles" : tiles + " in ragged waves") + ": K split by 1024", why);
   };

@@ -59,6 +59,7 @@ enum class GpuRuleChoice {
   dmma_small_deep,    ///< dmma_small_splitk_deep's tile unsplit (three teams per SM, 3 cp.async stages)
   wgmma_pre64_wsplit,  ///< float 3xTF32 on wgmma, 64x128x32 pre-split, one team per SM, K split as dmma_small_wsplit
   tf32_small_wsplit,   ///< float 3xTF32 on mma.sync, 64x64x16, three teams per SM, K split as dmma_small_wsplit
+  small_wsplit,        ///< float: the small tile, K split into the slices that fill its waves (chunks >= 256)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -126,6 +127,9 @@ inline constexpr RuleTile kDoubleMmaSmallDeep{64, 64, 0};
 /// slices that fill their waves.
 inline constexpr RuleTile kFloatWgmmaPre64Waves{64, 128, 128, true};
 inline constexpr RuleTile kFloatTf32SmallWaves{64, 64, 128, true};
+/// The float SIMT small tile with K split into the slices that fill its waves in chunks of at
+/// least 256 (small_wsplit; kFloatSmallTeamsPerSm teams per SM).
+inline constexpr RuleTile kFloatSmallWaves{64, 64, 256, true};
 inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 }  // namespace rule_tiles
 

@@ -285,6 +285,13 @@ using DoubleMma16k8Cp3SmallDeepLb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 0, 8, 2, 
 using DoubleMma16Cp3DeepWaves128 = WaveSplit<GpuMmaTile<128, 64, 16, 64, 32, 2, 128, 0, 1, 3, true>>;
 using DoubleMma16k8Cp3SmallDeepSplitK256Lb3 = GpuMmaTile<64, 64, 16, 32, 32, 3, 256, 0, 2, 3, true>;
 using DoubleMma16k8SmallWaves128Lb2 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2, 128, 0, 2>>;
+/// Ladder: the same two wave splits with the slices summed inside the GEMM's launch by each tile's
+/// last team (LastTeamSum, splitk.hpp: the same bits, one launch fewer). Slower where it was meant
+/// to gain: on few tiles 5-15 us more than the separate sum (100 x 100 x 1024 36 against 21 us; 64 x
+/// 64 x 4096, one tile in 32 slices, 59 against 22: one team sums what a launch spreads over the
+/// SMs), as fast on many (one H200, 2026-11-29; docs/performance.md, "Tensor cores, thirty-first round").
+using DoubleMma16k8Cp3SmallDeepWaves128Lb3Sum = LastTeamSum<DoubleMma16k8Cp3SmallDeepWaves128Lb3>;
+using DoubleMma16k8SmallWaves128Lb2Sum = LastTeamSum<DoubleMma16k8SmallWaves128Lb2>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -352,7 +359,14 @@ using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3
 /// rule: as fast as these below K = 256, where the unsplit SIMT tile is too).
 using FloatWgmmaPre64Waves128 = WaveSplit<GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>>;
 using FloatTf32SmallWaves128 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>;
+/// Ladder: the same with the slices summed inside the launch (LastTeamSum; slower, as for double).
+using FloatTf32SmallWaves128Sum = LastTeamSum<FloatTf32SmallWaves128>;
 using FloatSmallSplitK256 = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 256>;
+/// The SIMT small tile with K split into the slices that fill its waves in chunks of at least 256
+/// (WaveSplit): the rule's small_wsplit, for a thin C of 64 columns (rows) or fewer, where the
+/// SIMT tiles split by 1024 or by 256 ran ahead of every 3xTF32 tile, each on some shapes only
+/// (thirty-first round: this split best or within 1% on all 13 such shapes measured).
+using FloatSmallWaves256 = WaveSplit<FloatSmallSplitK256>;
 /// The tile splitting its operands in the K loop, 64 rows high in two stages (one warpgroup, 97
 /// KiB, two teams per SM), split by 1024 and in the waves' slices (two slots per SM): for M
 /// 129-192 with few column tiles, where 128-row tiles run part empty (150 rows fill 78% of 192,
@@ -429,6 +443,9 @@ static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatW
 static_assert(detail::has_rule_tile<FloatTf32SmallWaves128>(rule_tiles::kFloatTf32SmallWaves) &&
                   FloatTf32SmallWaves128::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
               "FloatTf32SmallWaves128 vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatSmallWaves256>(rule_tiles::kFloatSmallWaves) &&
+                  FloatSmallWaves256::min_blocks == rule_tiles::kFloatSmallTeamsPerSm,
+              "FloatSmallWaves256 vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepWaves128Lb3>(rule_tiles::kDoubleMmaSmallWaves) &&
                   detail::has_rule_tile<DoubleMma16k8SmallWaves128Lb2>(rule_tiles::kDoubleMmaSmallWaves) &&
                   detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepLb3>(rule_tiles::kDoubleMmaSmallDeep),
@@ -455,8 +472,8 @@ KernelVariant<Space, T> tiled_variant() {
 /// The tag of a warp-tiled variant: its features in words, e.g.
 /// "w32x64 2st vec sw8 lb2" (warp tile, scratch stages, 16-byte loads,
 /// block-order group, launch bounds' blocks per SM; "strided": no warp tiles;
-/// "splitk4096": K chunk per team; "fragdb": fragment double buffering;
-/// "lds8": 8-byte fragment reads).
+/// "splitk4096": K chunk per team ("wsplit256": WaveSplit, chunks of at
+/// least 256); "fragdb": fragment double buffering; "lds8": 8-byte fragment reads).
 template <class Cfg>
 std::string gpu_tile_tag() {
   std::string t = Cfg::warp_tiled ? "w" + std::to_string(Cfg::WM) + "x" + std::to_string(Cfg::WN) : "strided";
@@ -464,7 +481,7 @@ std::string gpu_tile_tag() {
   if (Cfg::vec) t += " vec";
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
-  if (Cfg::split_kc > 0) t += " splitk" + std::to_string(Cfg::split_kc);
+  if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
   if (Cfg::frag_pipe) t += " fragdb";
   if (Cfg::frag_bytes != 16) t += " lds" + std::to_string(Cfg::frag_bytes);
   return t;
@@ -564,6 +581,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   v.push_back(warp_variant<FloatSplitK, Space, T>(R::big_splitk));
   v.push_back(warp_variant<FloatSmallSplitK, Space, T>(R::small_splitk));
   v.push_back(warp_variant<FloatSmallSplitK256, Space, T>());
+  v.push_back(warp_variant<FloatSmallWaves256, Space, T>(R::small_wsplit));
   v.push_back(warp_variant<FloatMidSplitK, Space, T>(R::mid_splitk));
   v.push_back(warp_variant<FloatBigSplitK1024, Space, T>(R::big_splitk1024));
   v.push_back(warp_variant<FloatBigSplitK640, Space, T>(R::big_splitk640));
@@ -584,6 +602,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
     v.push_back(mma_variant<FloatTf32SmallWaves128, Space, T>(R::tf32_small_wsplit));
+    if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallWaves128Sum, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
     v.push_back(mma_variant<FloatTf32WideDeep, Space, T>());
@@ -694,6 +713,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8SmallLb2, Space, T>(R::dmma_small));
     v.push_back(mma_variant<DoubleMma16k8SmallSplitKLb2, Space, T>(R::dmma_small_splitk));
     v.push_back(mma_variant<DoubleMma16k8SmallWaves128Lb2, Space, T>(R::dmma_small_reg_wsplit));
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8SmallWaves128Lb2Sum, Space, T>());
     v.push_back(mma_variant<DoubleMma16k16SmallSplitKLb2, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Deep, Space, T>());
     if constexpr (kLadderVariants) {  // slower, and (but 64x64x32) spilling at three teams per SM or BK = 16 on k16
@@ -747,6 +767,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96Waves, Space, T>(R::dmma_mid_wsplit));
     v.push_back(mma_variant<DoubleMma16Cp3DeepWaves, Space, T>(R::dmma_deep_wsplit));
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3, Space, T>(R::dmma_small_wsplit));
+    if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3Sum, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
