@@ -798,7 +798,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // A thin C past 1024 rows (columns) whose operands the in-loop tile would read in place (K or N
   // not a multiple of 4, C reusing the operand too little for a copy): the pre-split tile's wave
   // split (thirty-first round); with aligned rows (K 7928) the in-loop tile as before; at most 1024
-  // rows and columns (68 x 213 x 15525) the small-C step as before.
+  // rows and columns (68 x 213 x 15525) or K under 1024 the small-C step as before.
   CHECK(h200(6422, 79, 7926, true, &why) == C::wgmma_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): K split "
                "into 5 slices filling the waves");
@@ -806,6 +806,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(2730, 85, 3871, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
   CHECK(h200(68, 213, 15525, true) == C::wgmma_pre64_wsplit);
+  CHECK(h200(8000, 100, 513, true) == C::wgmma_pre64_wsplit);  // K under 1024: the small-C step
   // Not wgmma, and the SIMT choice unchanged: K under 128 (16384^2 x 64: the teams' fixed cost);
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
   // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the

@@ -652,11 +652,17 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 
 }  // namespace
 
-// The least M or N of the thin C that takes the pre-split wave split where the in-loop tile would
-// read its operands in place (wgmma_choice's last step): past it, the shapes measured (6422 x 79 x
-// 7926, 85 x 2730 x 3871, 2730 x 85 x 3871); at or under it the small-C step's tiles, measured in the
-// thirtieth round, stay.
+// The thin C that takes the pre-split wave split where the in-loop tile would read its operands in
+// place (wgmma_choice's last step): M or N past kWgmmaThinPresplitMinMn and K from
+// kWgmmaThinPresplitMinK. One H200, 2026-11-29, `tile: auto` medians, us, the rule before (the
+// small-C step's 64x128 tile, or the SIMT tiles) -> the pre-split 128x128 wave split: 6422 x 79 x
+// 7926 414 (96x96 by 1024) -> 340, 65 x 6422 x 7926 397 -> 371, 100 x 6422 x 3871 256 -> 211, 79 x
+// 6422 x 15525 909 -> 685, 4000 x 65 x 2047 85 -> 78, 2500 x 79 x 2047 60 -> 58, 1500 x 79 x 3871 70
+// -> 64, 2730 x 85 x 3871 104 -> 96, 85 x 2730 x 3871 116 -> 101; 1500 x 100 x 2047 45 -> 48 the one
+// loss at K over 1024; at K 513 the 64x128 tile stays (8000 x 100 x 513: 45 against 58). At or under
+// 1024 rows and columns the small-C step's tiles, measured in the thirtieth round, stay.
 constexpr long kWgmmaThinPresplitMinMn = 1024;
+constexpr long kWgmmaThinPresplitMinK = 1024;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
@@ -706,13 +712,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // With K <= 1024 (the split by 1024 one slice) the wave split alone, where the thin step above
   // declines: 4096 x 100 x 1000 (kWgmmaThinMinK's comment).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
-  // A thin C (M or N past kWgmmaThinPresplitMinMn) whose operands the in-loop tile would read in
-  // place, element by element (rows not 16-byte aligned, C reusing them too little for a copy): the
-  // pre-split tile's wave split, whose pass writes them aligned (thirty-first round, one H200, 2026-11-29, `tile: auto` medians, % of cuBLAS SGEMM, the
-  // rule before -> this: 6422 x 79 x 7926 78.0-81.6 (the SIMT 96x96 tile split by 1024) -> 94.7-99.1,
-  // 85 x 2730 x 3871 65.3-66.3 (the small-C step's 64x128 tile) -> 76.0, 2730 x 85 x 3871 101.8 ->
-  // 108-117).
-  if (!inplace_ok && std::max(m, n) <= kWgmmaThinPresplitMinMn) return C::none;
+  // A thin C (kWgmmaThinPresplitMinMn, kWgmmaThinPresplitMinK) whose operands the in-loop tile would
+  // read in place, element by element (rows not 16-byte aligned, C reusing them too little for a
+  // copy): the pre-split tile's wave split, whose pass writes them aligned.
+  if (!inplace_ok && (std::max(m, n) <= kWgmmaThinPresplitMinMn || k < kWgmmaThinPresplitMinK)) return C::none;
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
