@@ -319,7 +319,8 @@ constexpr long kFloatSmallWavesMinK = 257;
 // (thirty-first round, one H200, 2026-11-29, `tile: auto` medians, us, SIMT rule -> pre-split 64x128
 // wave split (cuBLAS SGEMM): 76 x 1783 x 465 47 -> 30 (35), 1783 x 76 x 465 40 -> 30 (32), 2000 x 100
 // x 1000 65 -> 36 (40), 1100 x 100 x 1000 66 -> 33 (30), 100 x 6000 x 511 57 -> 41 (46), 1500 x 200 x
-// 500 40 -> 34 (37), 2730 x 85 x 3871 150 -> 107 (114), 85 x 2730 x 3871 135 -> 118 (81)); at 64 or
+// 500 40 -> 34 (37), 2730 x 85 x 3871 150 -> 107 (114), 85 x 2730 x 3871 135 -> 118 (81); these two,
+// whose operands are unaligned, now go to wgmma_choice's pre-split wave split before this step); at 64 or
 // fewer the SIMT tiles split by 1024 or 256 stay ahead of every 3xTF32 tile (4096 x 40 x 8192 159
 // against 208 at best, 64 x 4096 x 4096 84 against 102, 2000 x 60 x 10000 129-135 against 144).
 constexpr long kFloatSmallWavesMaxMn = 1024;
@@ -670,7 +671,9 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// estimate of the in-loop split inloop_split would take is at least kThinPresplitInloopRatio of its
 /// (the pass priced at `mem_bandwidth`, bytes per second: thin_fma_per_byte);
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
-/// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs.
+/// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
+/// they are not, a thin C (kWgmmaThinPresplitMinMn, kWgmmaThinPresplitMinK) takes the pre-split
+/// tile's wave split (wgmma_wsplit) instead, the rest none.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
   using C = GpuRuleChoice;

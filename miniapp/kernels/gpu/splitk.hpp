@@ -393,9 +393,11 @@ KOKKOS_INLINE_FUNCTION T splitk_load_cg(const T* p) {
 /// (8 double) elements of the tile at once (thread r's are r, r + TeamSize,
 /// ...: coalesced), reading 4 slices of all of them before adding them, so
 /// that 64 (32) of its loads are in flight together: about S / 4 L2 round
-/// trips per batch instead of one per element (an element at a time, the 64x64
-/// float tile took 5-15 us more than the separate launch; H200,
-/// 2026-11-29). C: row stride ldc, elements.
+/// trips per batch instead of one per element. Still slower than the
+/// separate launch on an H200 (2026-11-29, docs/performance.md, "Tensor
+/// cores, thirty-first round": a median 8-9 us more on GEMMs under 60 us,
+/// up to 140 us more for one tile in 100 slices, where one team sums what a
+/// launch spreads over every SM). C: row stride ldc, elements.
 template <int BM, int BN, int TeamSize, class Member, class T>
 KOKKOS_INLINE_FUNCTION void splitk_last_team_sum(const Member& team, unsigned* const tickets, const int tile,
                                                  const int slices, const T* const work, T* const C, const long ldc,
@@ -463,9 +465,10 @@ KOKKOS_INLINE_FUNCTION void splitk_last_team_sum(const Member& team, unsigned* c
 /// Cfg (a split-K GpuMmaTile, any form but the tail split, Stream-K and
 /// producer warps) whose slices are summed inside the GEMM's launch by the
 /// last team of each tile (splitk_last_team_sum) instead of by a second
-/// launch (splitk_reduce): the same bits, one launch fewer (about 5 us on an
-/// H200, where a small C's whole GEMM takes 20-25). Launches of more than
-/// kSplitKTickets tiles keep the second launch. Its tag adds "lsum".
+/// launch (splitk_reduce): the same bits, one launch fewer, but slower on
+/// an H200 (splitk_last_team_sum's comment): the catalog lists it in the
+/// ladder only. Launches of more than kSplitKTickets tiles keep the second
+/// launch. Its tag adds "lsum".
 template <class Cfg>
 struct LastTeamSum : Cfg {
   static_assert(Cfg::split_kc > 0 && !Cfg::tail_split && !Cfg::stream_k && Cfg::producers == 0,
