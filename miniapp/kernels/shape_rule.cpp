@@ -336,11 +336,12 @@ constexpr double kFloatSmallRegMaxMnk = 4.8e7;
 // x 20000 198 -> 181 (98), 6000 x 20 x 6000 213 -> 184 (131); no slower where the split by 1024
 // already fills a wave (4096 x 40 x 8192 164 -> 162, 40 x 8192 x 8192 267 -> 264, 64 x 4096 x 4096 83
 // -> 78).
-constexpr long kThinWavesMaxMn = 64;
 
-/// True for a thin C (the comment above): M or N 17 to kThinWavesMaxMn, the other past 1024.
+/// True for a thin C of few columns (the comment above): M or N 17 to kFloatThinWavesMinMn (the
+/// small-C step takes those past it), the other past kFloatSmallWavesMaxMn.
 bool thin_waves(long m, long n) {
-  return std::min(m, n) > kSmallWavesMinMn && std::min(m, n) <= kThinWavesMaxMn && std::max(m, n) > 1024;
+  return std::min(m, n) > kSmallWavesMinMn && std::min(m, n) <= kFloatThinWavesMinMn &&
+         std::max(m, n) > kFloatSmallWavesMaxMn;
 }
 
 /// The float small-C step (the comment above); `none` where it declines.
@@ -654,7 +655,7 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 }  // namespace
 
 // The thin C that takes the pre-split wave split where the in-loop tile would read its operands in
-// place (wgmma_choice's last step): M or N past kWgmmaThinPresplitMinMn and K from
+// place (wgmma_choice's last step): M or N past kFloatSmallWavesMaxMn and K from
 // kWgmmaThinPresplitMinK. One H200, 2026-11-29, `tile: auto` medians, us, the rule before (the
 // small-C step's 64x128 tile, or the SIMT tiles) -> the pre-split 128x128 wave split: 6422 x 79 x
 // 7926 414 (96x96 by 1024) -> 340, 65 x 6422 x 7926 397 -> 371, 100 x 6422 x 3871 256 -> 211, 79 x
@@ -662,7 +663,6 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 // -> 64, 2730 x 85 x 3871 104 -> 96, 85 x 2730 x 3871 116 -> 101; 1500 x 100 x 2047 45 -> 48 the one
 // loss at K over 1024; at K 513 the 64x128 tile stays (8000 x 100 x 513: 45 against 58). At or under
 // 1024 rows and columns the small-C step's tiles, measured in the thirtieth round, stay.
-constexpr long kWgmmaThinPresplitMinMn = 1024;
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
@@ -672,7 +672,7 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// (the pass priced at `mem_bandwidth`, bytes per second: thin_fma_per_byte);
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
-/// they are not, a thin C (kWgmmaThinPresplitMinMn, kWgmmaThinPresplitMinK) takes the pre-split
+/// they are not, a thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) takes the pre-split
 /// tile's wave split (wgmma_wsplit) instead, the rest none.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
@@ -715,10 +715,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // With K <= 1024 (the split by 1024 one slice) the wave split alone, where the thin step above
   // declines: 4096 x 100 x 1000 (kWgmmaThinMinK's comment).
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
-  // A thin C (kWgmmaThinPresplitMinMn, kWgmmaThinPresplitMinK) whose operands the in-loop tile would
+  // A thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) whose operands the in-loop tile would
   // read in place, element by element (rows not 16-byte aligned, C reusing them too little for a
   // copy): the pre-split tile's wave split, whose pass writes them aligned.
-  if (!inplace_ok && (std::max(m, n) <= kWgmmaThinPresplitMinMn || k < kWgmmaThinPresplitMinK)) return C::none;
+  if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
