@@ -840,10 +840,11 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   params.sk_team_iters = sk.team_iters;
   params.tail_work = tail.active() || sk.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
   // The in-launch sum (LastTeamSum): where K is split and the tickets cover the tiles.
-  if constexpr (Cfg::last_team_sum)
+  if constexpr (Cfg::last_team_sum) {
     if (plan.slices > 1 && params.tiles <= kSplitKTickets) params.tickets = splitk_tickets<Space>();
-  params.c = C.data();
-  params.ldc = long(C.stride(0));
+    params.c = C.data();
+    params.ldc = long(C.stride(0));
+  }
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
