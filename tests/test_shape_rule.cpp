@@ -802,8 +802,24 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(6422, 79, 7926, true, &why) == C::wgmma_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): K split "
                "into 5 slices filling the waves");
-  CHECK(h200(85, 2730, 3871, true) == C::wgmma_wsplit);
   CHECK(h200(2730, 85, 3871, true) == C::wgmma_wsplit);
+  // M in one row of the 128-row tiles (thirty-second round): the in-loop wave split, reading the
+  // operands in place; one column of tiles (N <= 128), the pre-split tile; from 129 rows (two rows
+  // of tiles) the thin step's pre-split tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{85, 2730, 3871},
+                                                                {65, 6422, 7926},
+                                                                {100, 6422, 3871},
+                                                                {79, 6422, 15525},
+                                                                {128, 6422, 7926},
+                                                                {100, 4001, 2047}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
+  }
+  CHECK(h200(65, 6422, 7926, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
+               "in the K loop (rows not 16-byte aligned, one row of tiles)");
+  CHECK(h200(129, 2730, 3871, true) == C::wgmma_wsplit);
+  CHECK(h200(6422, 65, 7926, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
   CHECK(h200(68, 213, 15525, true) == C::wgmma_pre64_wsplit);
   CHECK(h200(8000, 100, 513, true) == C::wgmma_pre64_wsplit);  // K under 1024: the small-C step

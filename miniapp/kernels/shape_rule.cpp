@@ -663,6 +663,13 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 // -> 64, 2730 x 85 x 3871 104 -> 96, 85 x 2730 x 3871 116 -> 101; 1500 x 100 x 2047 45 -> 48 the one
 // loss at K over 1024; at K 513 the 64x128 tile stays (8000 x 100 x 513: 45 against 58). At or under
 // 1024 rows and columns the small-C step's tiles, measured in the thirtieth round, stay.
+// Where M fits one row of the 128-row tiles, the in-loop wave split instead (thirty-second round,
+// from the thirty-first's `tile: auto` medians on one H200, us, pre-split -> in-loop wave split,
+// cuBLAS SGEMM in brackets): 65 x 6422 x 7926 371 -> 333 (279), 100 x 6422 x 3871 211 -> 201 (160),
+// 79 x 6422 x 15525 685 -> 612 (541), 85 x 2730 x 3871 101 -> 102-103 (76-77): there the pass
+// transposes all of the large operand, B, for one use each, where one column of tiles (N <= 128) has
+// it pass over A, untransposed, and the two tiles tie (6422 x 79 x 7926 340 / 341, 2730 x 85 x 3871
+// 96-99 / 101-102, 8000 x 65 x 15525 781 / 765, 4000 x 65 x 2047 78 / 73).
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
@@ -673,7 +680,8 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
 /// they are not, a thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) takes the pre-split
-/// tile's wave split (wgmma_wsplit) instead, the rest none.
+/// tile's wave split (wgmma_wsplit) instead, or with M in one row of tiles the in-loop split, the
+/// rest none.
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
   using C = GpuRuleChoice;
@@ -717,16 +725,19 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
   // A thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) whose operands the in-loop tile would
   // read in place, element by element (rows not 16-byte aligned, C reusing them too little for a
-  // copy): the pre-split tile's wave split, whose pass writes them aligned.
+  // copy): the pre-split tile's wave split, whose pass writes them aligned; where M fits one row of
+  // tiles, the in-loop split below (kWgmmaThinPresplitMinK's comment).
   if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
-  if (!inplace_ok)
+  if (!inplace_ok && m > big.bm)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
                      waves_split_text(rule_split(rt::kFloatWgmmaWaves, m, n, k, sizeof(float), sms).slices),
                  why);
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);
-  const char* tail = c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
+  const char* tail = !inplace_ok ? ", operands split in the K loop (rows not 16-byte aligned, one row of tiles)"
+                     : c == C::wgmma_splitk_inplace ? ", the teams filling their waves"
+                                                    : ", operands split in the K loop";
   return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
 }
 

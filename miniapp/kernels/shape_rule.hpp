@@ -271,7 +271,7 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// (tf32_small_wsplit) below 4.8e7 multiply-adds, else on the pre-split 64x128 wgmma tile
 /// (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
-/// tile's wave split (wgmma_wsplit); 17-64 columns (rows) against more than 1024 rows (columns),
+/// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows) against more than 1024 rows (columns),
 /// where step 5 splits the 64x64 tile, that tile with K split into the slices that fill its waves
 /// in chunks of at least 256 (small_wsplit).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
