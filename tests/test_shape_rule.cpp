@@ -817,7 +817,16 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   }
   CHECK(h200(65, 6422, 7926, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
-               "in the K loop (rows not 16-byte aligned, one row of tiles)");
+               "in the K loop, read in place (one row of tiles: the pass would transpose B for one use)");
+  // The same where the thin step (M < 512) would take the pre-split tile: K 1500 over 65-128 rows
+  // in place; aligned operands (65 x 3000 x 2000, 112 x 6000 x 1500, 100 x 6000 x 1025) and 129 rows keep it.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 4001, 1500}, {128, 6422, 1500}, {97, 2731, 1025}})
+    CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 3000, 2000}, {112, 6000, 1500}, {100, 6000, 1025}, {129, 4001, 1500}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) != C::wgmma_inplace_wsplit);
+    CHECK(h200(m, n, k, true) != C::none);
+  }
   CHECK(h200(129, 2730, 3871, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 65, 7926, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);

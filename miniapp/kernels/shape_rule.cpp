@@ -663,13 +663,19 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 // -> 64, 2730 x 85 x 3871 104 -> 96, 85 x 2730 x 3871 116 -> 101; 1500 x 100 x 2047 45 -> 48 the one
 // loss at K over 1024; at K 513 the 64x128 tile stays (8000 x 100 x 513: 45 against 58). At or under
 // 1024 rows and columns the small-C step's tiles, measured in the thirtieth round, stay.
-// Where M fits one row of the 128-row tiles, the in-loop wave split instead (thirty-second round,
-// from the thirty-first's `tile: auto` medians on one H200, us, pre-split -> in-loop wave split,
-// cuBLAS SGEMM in brackets): 65 x 6422 x 7926 371 -> 333 (279), 100 x 6422 x 3871 211 -> 201 (160),
-// 79 x 6422 x 15525 685 -> 612 (541), 85 x 2730 x 3871 101 -> 102-103 (76-77): there the pass
-// transposes all of the large operand, B, for one use each, where one column of tiles (N <= 128) has
-// it pass over A, untransposed, and the two tiles tie (6422 x 79 x 7926 340 / 341, 2730 x 85 x 3871
-// 96-99 / 101-102, 8000 x 65 x 15525 781 / 765, 4000 x 65 x 2047 78 / 73).
+// With operands read in place and 65-128 rows (one row of the 128-row tiles), the in-loop split
+// instead, from this K (thirty-second round). The thirty-first round's `tile: auto` medians on one
+// H200, us, pre-split -> in-loop wave split (cuBLAS SGEMM): 65 x 6422 x 7926 371 -> 333 (279), 100
+// x 6422 x 3871 211 -> 201 (160), 79 x 6422 x 15525 685 -> 612 (541), 85 x 2730 x 3871 101 -> 102-103
+// (76-77); the thirty-second's (call 1, both forced on 45 shapes, M 65, 80, 97, 112, 128, N 2731,
+// 4001, 6422, K 1500, 3871, 9001): the in-loop tile ahead or within 1% on all 45, by 3-10% at K
+// 1500 and 9001 (65 x 4001 x 1500 67 -> 60, 65 x 6422 x 9001 417 -> 380). The pass transposes all
+// of the large operand, B, for one use each; where one column of tiles (N <= 128) has it pass over
+// A, untransposed, the two tiles tie (6422 x 79 x 7926 340 / 341, 2730 x 85 x 3871 96-99 / 101-102,
+// 8000 x 65 x 15525 781 / 765, 4000 x 65 x 2047 78 / 73). Under K 1024 the pre-split tile stays
+// (100 x 6000 x 511: 49 against 56; 76 x 1783 x 465: 34 against 49), and so it does on aligned
+// operands, whose pass reads them in 16-byte chunks (100 x 6000 x 1025, twenty-first round: 82.0% of
+// cuBLAS SGEMM against 67.2 in the loop; 65 x 3000 x 2000: 64 against 59).
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
@@ -680,13 +686,27 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// else the in-loop split tile (inloop_split's: wgmma_splitk_inplace or wgmma_inplace_wsplit) or
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
 /// they are not, a thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) takes the pre-split
-/// tile's wave split (wgmma_wsplit) instead, or with M in one row of tiles the in-loop split, the
-/// rest none.
+/// tile's wave split (wgmma_wsplit) instead, the rest none; with 65-128 rows and K >= 1024 the
+/// in-loop split wherever these would take the pre-split tile (kWgmmaThinPresplitMinK's comment).
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
+  const RuleTile& big = rt::kFloatWgmma;
+  // Operands read in place, 65-128 rows (one row of the 128-row tiles, past the 64-row tiles'), K
+  // from kWgmmaThinPresplitMinK: where the pre-split tile would run, the in-loop split instead
+  // (kWgmmaThinPresplitMinK's comment).
+  const bool one_row = !inplace_ok && m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
+  const auto one_row_inloop = [&] {
+    std::string split;
+    const C c = inloop_split(m, n, k, sms, &split);
+    return chose(c,
+                 "3xTF32 on wgmma, 128x128 tiles: " + split +
+                     ", operands split in the K loop, read in place (one row of tiles: the pass would transpose B "
+                     "for one use)",
+                 why);
+  };
   if (n >= kWgmmaPresplitMinN && k >= kWgmmaThinMinK) {
     const double fpb = thin_fma_per_byte(mem_bandwidth, sms);
     const PresplitFit best = presplit_best(m, n, k, sms, fpb);
@@ -695,10 +715,11 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms, kThinMinEfficiency) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
-      return presplit_chose(best, m, n, k, sms,
-                            " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
+      return one_row ? one_row_inloop()
+                     : presplit_chose(best, m, n, k, sms,
+                                      " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")",
+                                      why);
   }
-  const RuleTile& big = rt::kFloatWgmma;
   const long tiles = tiles_of(big, m, n);
   // From K = kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost); where the
   // split by 1024 leaves K whole, the wave split alone (fills' second test).
@@ -725,19 +746,18 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   if (!fills(rt::kFloatWgmmaSplitK, 2) && !fills(rt::kFloatWgmmaInloopWaves, 1)) return C::none;
   // A thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) whose operands the in-loop tile would
   // read in place, element by element (rows not 16-byte aligned, C reusing them too little for a
-  // copy): the pre-split tile's wave split, whose pass writes them aligned; where M fits one row of
-  // tiles, the in-loop split below (kWgmmaThinPresplitMinK's comment).
+  // copy): the pre-split tile's wave split, whose pass writes them aligned; with 65-128 rows the
+  // in-loop split (one_row).
   if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
-  if (!inplace_ok && m > big.bm)
+  if (!inplace_ok && one_row) return one_row_inloop();
+  if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
                      waves_split_text(rule_split(rt::kFloatWgmmaWaves, m, n, k, sizeof(float), sms).slices),
                  why);
   std::string split;
   const C c = inloop_split(m, n, k, sms, &split);
-  const char* tail = !inplace_ok ? ", operands split in the K loop (rows not 16-byte aligned, one row of tiles)"
-                     : c == C::wgmma_splitk_inplace ? ", the teams filling their waves"
-                                                    : ", operands split in the K loop";
+  const char* tail = c == C::wgmma_splitk_inplace ? ", the teams filling their waves" : ", operands split in the K loop";
   return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
 }
 
