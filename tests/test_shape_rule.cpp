@@ -819,10 +819,12 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
                "in the K loop, read in place (one row of tiles: the pass would transpose B for one use)");
   // The same where the thin step (M < 512) would take the pre-split tile: K 1500 over 65-128 rows
-  // in place; aligned operands (65 x 3000 x 2000, 112 x 6000 x 1500, 100 x 6000 x 1025) and 129 rows keep it.
+  // in place; aligned operands (65 x 3000 x 2000, 112 x 6000 x 1500, 100 x 6000 x 1025) and 129
+  // rows keep it.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 4001, 1500}, {128, 6422, 1500}, {97, 2731, 1025}})
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 3000, 2000}, {112, 6000, 1500}, {100, 6000, 1025}, {129, 4001, 1500}}) {
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{65, 3000, 2000}, {112, 6000, 1500}, {100, 6000, 1025}, {129, 4001, 1500}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) != C::wgmma_inplace_wsplit);
     CHECK(h200(m, n, k, true) != C::none);
@@ -1082,4 +1084,37 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
   };
   check_space(float(0));
   check_space(double(0));
+}
+
+TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile split where the 128x64 tile would be",
+          "[rule]") {
+  const auto rule = [](long m, long n, long k, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
+  };
+  std::string why;
+  // Odd K (A's rows not 16-byte aligned, not copied: the register path) where the 128x64 tile's
+  // split fills its waves and its own tiles end short, the 64x64 tiles in at most 2.5 waves of 264
+  // slots (thirty-second round): split by 1024.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{1500, 1000, 4567},
+                                                                {1999, 777, 4567},
+                                                                {1999, 777, 16001},
+                                                                {2500, 1000, 3001},
+                                                                {3000, 500, 4567},
+                                                                {3000, 777, 4567},
+                                                                {6000, 300, 16001}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(m, n, k) == C::dmma_small_splitk);
+  }
+  CHECK(rule(1999, 777, 4567, &why) == C::dmma_small_splitk);
+  CHECK(why ==
+        "shape rule: FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)");
+  // More waves of 64x64 tiles (752-1222 tiles) keep the unsplit 64x64 tile, or the 128x64 one; even
+  // K (aligned, or copied) the deep tiles.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{3000, 1000, 1025}, {6000, 500, 8191}, {6000, 777, 3001}, {6000, 777, 16001}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(m, n, k) == C::dmma_small);
+  }
+  CHECK(rule(4000, 777, 2049) == C::dmma_big);
+  CHECK(rule(1999, 777, 4568) == C::dmma_small_splitk_deep);
 }

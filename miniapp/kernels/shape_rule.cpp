@@ -193,6 +193,18 @@ constexpr double kSplitReduceFmaPerByte = 6.0;
 // 800 tiles fill 4 waves to 0.76, 69.3% unsplit, 78.2% split).
 constexpr double kDmmaDeepSplitMinUse = 0.9;
 constexpr double kDmmaDeepSplitMinFill = 0.9;
+// The same test where the operands are read in place (odd K or N against too little reuse for a
+// copy: the register path), which left the 64x64 tile unsplit there to the thirty-first round: the
+// register-path 64x64 tile split by 1024 where its tiles fill at most kDmmaRegSplitMaxWaves waves
+// (two teams per SM). One H200, 2026-11-29 (thirty-second round, call 2, `tile: auto` medians, ms,
+// unsplit -> split; cuBLAS DGEMM): 1500 x 1000 x 4567 (384 tiles, 1.5 waves) 0.620 -> 0.500
+// (0.391), 1999 x 777 x 4567 (1.6) 0.613 -> 0.560 (0.418), 1999 x 777 x 16001 2.106 -> 1.884
+// (1.350), 3000 x 500 x 4567 (1.4) 0.569 -> 0.526 (0.394), 3000 x 777 x 4567 (2.3) 0.907 -> 0.842
+// (0.613), 2500 x 1000 x 3001 (2.4) 0.577 -> 0.564 (0.435), 2500 x 1000 x 16001 2.909 -> 2.644
+// (1.997), 6000 x 300 x 16001 (1.8) 2.229 -> 2.214 (1.991); past 2.5 waves the split lost: 3000 x
+// 1000 x 1025 (2.8) 0.223 -> 0.260, 3000 x 1000 x 8191 1.601 -> 1.652, 6000 x 500 x 8191 (2.8)
+// 1.632 -> 1.754, 6000 x 777 x 3001 (4.6) 1.028 -> 1.159, 6000 x 777 x 16001 5.234 -> 5.843.
+constexpr double kDmmaRegSplitMaxWaves = 2.5;
 // Long K over few tiles: where the split by 1024 makes at least kWaveSplitMinSlices slices (K >
 // 15 x 1024) and the tiles take at most kWaveSplitMaxTileShare of the team slots (the deep big
 // tile: kDeepWaveSplitMaxTileShare, below), the deep big tile and the 96x96 tile split into the
@@ -714,11 +726,11 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
     const bool waves = inloop_split(m, n, k, sms, &split) == C::wgmma_inplace_wsplit;
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms, kThinMinEfficiency) &&
-        wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time)
-      return one_row ? one_row_inloop()
-                     : presplit_chose(best, m, n, k, sms,
-                                      " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")",
-                                      why);
+        wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time) {
+      if (one_row) return one_row_inloop();
+      return presplit_chose(best, m, n, k, sms,
+                            " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
+    }
   }
   const long tiles = tiles_of(big, m, n);
   // From K = kWgmmaThinMinK (shorter K: the SIMT tiles, whose teams carry less fixed cost); where the
@@ -811,24 +823,33 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     }
     if (deep_tiles)
       if (const C c = small_waves_choice(deep, m, n, k, elem, sms, why); c != C::none) return c;
-    if (deep && k_splits) {
-      const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
-      const long teams = tiles_mb * splitk_slices(m, n, k, mbs.split_kc, elem);
+    // Where the 128x64 tile would split (its split's teams fill their waves, its own tiles end short):
+    // the deep 64x64 tile split (or the deep big tile's wave split); with the operands read in place,
+    // the register-path 64x64 tile split by 1024 where its tiles fill at most kDmmaRegSplitMaxWaves
+    // waves and the steps below would leave it unsplit (reg_split).
+    bool big_would_split = false;
+    if (k_splits) {
+      const long teams = tiles_mb * splitk_slices(m, n, k, rt::kDoubleMmaBigSplitK.split_kc, elem);
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
-      if (use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short) {
-        if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
-          return chose(C::dmma_deep_wsplit,
-                       "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: " +
-                           waves_split_text(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
-                           " (long K over very few tiles)",
-                       why);
-        return chose(C::dmma_small_splitk_deep,
-                     "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
-                     "3 cp.async stages",
-                     why);
-      }
+      big_would_split =
+          use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short;
     }
-    if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse &&
+    if (deep && big_would_split) {
+      const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
+      if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
+        return chose(C::dmma_deep_wsplit,
+                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: " +
+                         waves_split_text(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                         " (long K over very few tiles)",
+                     why);
+      return chose(C::dmma_small_splitk_deep,
+                   "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
+                   "3 cp.async stages",
+                   why);
+    }
+    const long tiles_ms = tiles_of(ms, m, n);
+    const bool reg_split = !deep && big_would_split && tiles_ms <= kDmmaRegSplitMaxWaves * double(slots);
+    if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
             kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
       if (deep && k <= kDmmaShortK)
@@ -843,7 +864,6 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
                   : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
     }
-    const long tiles_ms = tiles_of(ms, m, n);
     // Split where the 64x64 tiles leave team slots empty, or (ragged) fill
     // them but end in a wave so partial that the split's waves are faster
     // (1500 x 1500 x 8192: 576 tiles on 264 slots, 2.2 waves in 3).
@@ -894,6 +914,10 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // 1.5 waves).
     if (deep)
       return chose(C::dmma_small_deep, "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages", why);
+    if (reg_split)
+      return chose(C::dmma_small_splitk,
+                   "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)",
+                   why);
     return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;

@@ -264,7 +264,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// more for the sum of the slices) is at most 0.8 (register path: 0.9) of the split by 1024's
 /// (unsplit where K <= 1024); and where K splits over neither few tiles nor ragged waves,
 /// the deep 64x64 tile unsplit at three teams per SM (dmma_small_deep) instead of the register
-/// path's. With `sm90a`, float with M and N 17-1024 (or a thin C: one of them past 1024, the other
+/// path's; on the register path, where the 128x64 tile would split (as the deep tiles' step tests)
+/// and the 64x64 tiles fill at most 2.5 waves of two per SM, the 64x64 tile split by 1024
+/// (dmma_small_splitk; thirty-second round). With `sm90a`, float with M and N 17-1024 (or a thin C: one of them past 1024, the other
 /// past 64; thirty-first round) and K >= 257 that wgmma_choice declines, where
 /// the SIMT 64x64 tiles split by 1024 make fewer teams than their slots: 3xTF32 with K split into
 /// the slices that fill the waves in chunks of at least 128, on the mma.sync 64x64 tile
