@@ -553,7 +553,9 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
   // Over a grid of shapes and SM counts: with tensor_cores = false the rule
   // is the plain SIMT rule (the default argument) and never names a DMMA
   // tile; float is the same with or without; with them double differs from
-  // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes).
+  // the SIMT choice only by taking a DMMA tile (past the GEMV-like shapes),
+  // or by the short-K step's SIMT 64x64 tile (K <= 47 over a C the big DMMA
+  // tile would take).
   const auto dmma = [](C c) {
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
@@ -577,7 +579,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
             CHECK(why_simt == why_plain);
             CHECK(why_simt.find("tensor") == std::string::npos);
             if (!is_double) CHECK(tc == simt);
-            if (is_double) CHECK((tc == simt) != dmma(tc));
+            if (is_double) CHECK((tc == simt || (k <= 47 && tc == C::small)) != dmma(tc));
             n_dmma += dmma(tc);
           }
   CHECK(n_dmma > n_shapes / 8);  // the grid does reach the tensor-core choices (288 of 864 shapes)
@@ -1117,4 +1119,23 @@ TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile sp
   }
   CHECK(rule(4000, 777, 2049) == C::dmma_big);
   CHECK(rule(1999, 777, 4568) == C::dmma_small_splitk_deep);
+}
+
+TEST_CASE("GPU shape rule, double with K <= 47 over a large C: the SIMT 64x64 tile", "[rule]") {
+  const auto rule = [](long m, long n, long k, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
+  };
+  std::string why;
+  // Where the big DMMA tile would run (thirty-second round): K 16-47 takes the SIMT 64x64 tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {4096, 4096, 32}, {5793, 4148, 46}, {3000, 6000, 47}, {16384, 16384, 16}, {2000, 2000, 40}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(rule(m, n, k) == C::small);
+  }
+  CHECK(rule(4096, 4096, 32, &why) == C::small);
+  CHECK(why == "shape rule: FP64 on the SIMT 64x64 tiles: K <= 47 (C's stores outweigh the multiply-adds)");
+  // K 48 and more keep the DMMA tile on m16n8k8; a C the big tile would not take keeps its step.
+  CHECK(rule(3000, 6000, 48) == C::dmma_deep_k8);
+  CHECK(rule(4096, 4096, 64) == C::dmma_deep_k8);
+  CHECK(rule(1000, 1000, 32) == C::dmma_small_splitk_deep);
 }
