@@ -191,8 +191,10 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// 80%), the split 64x64 deep tile (dmma_small_splitk_deep), but where the
 /// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
 /// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
-/// split into the slices that fill its waves (dmma_deep_wsplit); the big one on
-/// m16n8k8 (dmma_deep_k8) when K <= 128, and with `sm90a` (the catalog has
+/// split into the slices that fill its waves (dmma_deep_wsplit); where the big
+/// tile would run, the SIMT 64x64 tile (small) when K <= 47 (thirty-second
+/// round: too few products per element of C for the tensor cores), the big one
+/// on m16n8k8 (dmma_deep_k8) when K <= 128, and with `sm90a` (the catalog has
 /// the sm_90a tiles) where the big deep tile would run, K >= kDmmaWsMinK
 /// (1024) and the 128x128 tiles fill at least kDmmaWsMinWaves (2) waves of
 /// `sms`, the warp-specialized 128x128 tile (dmma_deep_ws: one team per SM,
