@@ -1088,11 +1088,15 @@ TEMPLATE_LIST_TEST_CASE("catalog: the kernel names, and one variant per shape-ru
   check_space(double(0));
 }
 
+namespace {
+/// The double rule on an H200 (132 SMs, 4.8 TB/s) with every tensor-core tile compiled.
+C h200_double(long m, long n, long k, std::string* why = nullptr) {
+  return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
+}
+}  // namespace
+
 TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile split where the 128x64 tile would be",
           "[rule]") {
-  const auto rule = [](long m, long n, long k, std::string* why = nullptr) {
-    return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
-  };
   std::string why;
   // Odd K (A's rows not 16-byte aligned, not copied: the register path) where the 128x64 tile's
   // split fills its waves and its own tiles end short, the 64x64 tiles in at most 2.5 waves of 264
@@ -1105,9 +1109,9 @@ TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile sp
                                                                 {3000, 777, 4567},
                                                                 {6000, 300, 16001}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(m, n, k) == C::dmma_small_splitk);
+    CHECK(h200_double(m, n, k) == C::dmma_small_splitk);
   }
-  CHECK(rule(1999, 777, 4567, &why) == C::dmma_small_splitk);
+  CHECK(h200_double(1999, 777, 4567, &why) == C::dmma_small_splitk);
   CHECK(why ==
         "shape rule: FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)");
   // More waves of 64x64 tiles (752-1222 tiles) keep the unsplit 64x64 tile, or the 128x64 one; even
@@ -1115,27 +1119,24 @@ TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile sp
   for (const auto& [m, n, k] :
        std::vector<std::array<long, 3>>{{3000, 1000, 1025}, {6000, 500, 8191}, {6000, 777, 3001}, {6000, 777, 16001}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(m, n, k) == C::dmma_small);
+    CHECK(h200_double(m, n, k) == C::dmma_small);
   }
-  CHECK(rule(4000, 777, 2049) == C::dmma_big);
-  CHECK(rule(1999, 777, 4568) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(4000, 777, 2049) == C::dmma_big);
+  CHECK(h200_double(1999, 777, 4568) == C::dmma_small_splitk_deep);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47 over a large C: the SIMT 64x64 tile", "[rule]") {
-  const auto rule = [](long m, long n, long k, std::string* why = nullptr) {
-    return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
-  };
   std::string why;
   // Where the big DMMA tile would run (thirty-second round): K 16-47 takes the SIMT 64x64 tile.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {4096, 4096, 32}, {5793, 4148, 46}, {3000, 6000, 47}, {16384, 16384, 16}, {2000, 2000, 40}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(rule(m, n, k) == C::small);
+    CHECK(h200_double(m, n, k) == C::small);
   }
-  CHECK(rule(4096, 4096, 32, &why) == C::small);
+  CHECK(h200_double(4096, 4096, 32, &why) == C::small);
   CHECK(why == "shape rule: FP64 on the SIMT 64x64 tiles: K <= 47 (C's stores outweigh the multiply-adds)");
   // K 48 and more keep the DMMA tile on m16n8k8; a C the big tile would not take keeps its step.
-  CHECK(rule(3000, 6000, 48) == C::dmma_deep_k8);
-  CHECK(rule(4096, 4096, 64) == C::dmma_deep_k8);
-  CHECK(rule(1000, 1000, 32) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(3000, 6000, 48) == C::dmma_deep_k8);
+  CHECK(h200_double(4096, 4096, 64) == C::dmma_deep_k8);
+  CHECK(h200_double(1000, 1000, 32) == C::dmma_small_splitk_deep);
 }
