@@ -769,7 +769,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // copy): the pre-split tile's wave split, whose pass writes them aligned; with 65-128 rows the
   // in-loop split (one_row).
   if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
-  if (!inplace_ok && one_row) return one_row_inloop();
+  if (one_row) return one_row_inloop();
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
