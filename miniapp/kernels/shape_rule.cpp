@@ -598,6 +598,14 @@ GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split)
   return GpuRuleChoice::wgmma_splitk_inplace;
 }
 
+/// inloop_split's tile chosen, its selection text "3xTF32 on wgmma, 128x128 tiles: " + the split +
+/// `tail`.
+GpuRuleChoice inloop_chose(long m, long n, long k, long sms, const std::string& tail, std::string* why) {
+  std::string split;
+  const GpuRuleChoice c = inloop_split(m, n, k, sms, &split);
+  return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
+}
+
 /// The pre-split tile of least wgmma_presplit_time (its tile, rule choice and estimate): of the
 /// 128x128 tile whole, split by 512, 1024 and 2048 and split into the slices that fill its waves
 /// (kFloatWgmmaWaves), a split only at most kWgmmaSplitGain of the whole tile's estimate (what the
@@ -664,10 +672,7 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
       one_column && rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices > 1 &&
       wgmma_inloop_split_time(rt::kFloatWgmmaInloopWaves, m, n, k, sms) <= kInloopWavesOverPresplitGain * t_best;
   if (inplace_ok && (by_1024_wins || waves_win)) {
-    std::string split;
-    const C c = inloop_split(m, n, k, sms, &split);
-    return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + ", operands split in the K loop (the pass would cost more)",
-                 why);
+    return inloop_chose(m, n, k, sms, ", operands split in the K loop (the pass would cost more)", why);
   }
   return presplit_chose(best, m, n, k, sms, best.choice == C::wgmma_big ? "" : ", the least estimated time", why);
 }
@@ -719,13 +724,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // (kWgmmaThinPresplitMinK's comment).
   const bool one_row = !inplace_ok && m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
   const auto one_row_inloop = [&] {
-    std::string split;
-    const C c = inloop_split(m, n, k, sms, &split);
-    return chose(c,
-                 "3xTF32 on wgmma, 128x128 tiles: " + split +
-                     ", operands split in the K loop, read in place (one row of tiles: the pass would transpose B "
-                     "for one use)",
-                 why);
+    return inloop_chose(m, n, k, sms,
+                        ", operands split in the K loop, read in place (one row of tiles: the pass would transpose "
+                        "B for one use)",
+                        why);
   };
   if (n >= kWgmmaPresplitMinN && k >= kWgmmaThinMinK) {
     const double fpb = thin_fma_per_byte(mem_bandwidth, sms);
