@@ -74,6 +74,7 @@
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/gpu/stream_k.hpp"
 #include "kernels/gpu/warp/async_pipeline.hpp"
+#include "kernels/gpu/warp/epilogue.hpp"
 #include "kernels/gpu/warp/loader.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/gpu/warp/params.hpp"
@@ -714,19 +715,25 @@ struct MmaWarpTile {
     }
   }
 
-  /// Calls f(row, col, c) for each of the warp's results: row and column
-  /// in the block tile, c = acc (+ dc * 2^-11, 3xTF32's small products).
+  /// Calls f(row, col, c0, c1) for each pair of the warp's results, (row,
+  /// col) and (row, col + 1) in the block tile (col even: every Shape's
+  /// registers 2i and 2i + 1 hold adjacent columns of one row), c = acc (+
+  /// dc * 2^-11, 3xTF32's small products).
   template <class F>
-  KOKKOS_INLINE_FUNCTION void for_each_result(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const F& f) const {
+  KOKKOS_INLINE_FUNCTION void for_each_pair(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const F& f) const {
+    static_assert(CR % 2 == 0, "accumulator registers in column pairs");
     MMAPP_UNROLL
     for (int mi = 0; mi < MI; ++mi) {
       MMAPP_UNROLL
       for (int nj = 0; nj < NJ; ++nj) {
         MMAPP_UNROLL
-        for (int r = 0; r < CR; ++r) {
-          T c = acc[mi][nj][r];
-          if constexpr (split3) c += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
-          f(wm + mi * Shape::M + Shape::c_row(lane, r), wn + nj * Shape::N + Shape::c_col(lane, r), c);
+        for (int r = 0; r < CR; r += 2) {
+          T c0 = acc[mi][nj][r], c1 = acc[mi][nj][r + 1];
+          if constexpr (split3) {
+            c0 += dc[mi][nj][r] * (T(1) / T(kTf32SmallScale));
+            c1 += dc[mi][nj][r + 1] * (T(1) / T(kTf32SmallScale));
+          }
+          f(wm + mi * Shape::M + Shape::c_row(lane, r), wn + nj * Shape::N + Shape::c_col(lane, r), c0, c1);
         }
       }
     }
@@ -734,25 +741,26 @@ struct MmaWarpTile {
 
   /// The warp's results for slice `slice` of the block tile at (bm, bn):
   /// out(row, col) <- acc (+ dc * 2^-11) (+ beta * out when S == 1 and beta
-  /// != 0), rows < M and columns < N only.
+  /// != 0), rows < M and columns < N only, in pairs (pair_store).
   KOKKOS_INLINE_FUNCTION void store(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const WarpGemmParams<T>& p,
                                     const int slice, const int bm, const int bn) const {
     T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
     const bool scale = p.slices == 1 && p.beta != T(0);
-    for_each_result(acc, dc, [&](const int r, const int q, const T c) {
+    for_each_pair(acc, dc, [&](const int r, const int q, const T c0, const T c1) {
       const int row = bm + r, col = bn + q;
-      if (row >= p.M || col >= p.N) return;
-      T* const dst = o + long(row) * p.ldo + col;
-      *dst = scale ? c + p.beta * *dst : c;
+      if (row >= p.M) return;
+      pair_store(o + long(row) * p.ldo + col, col, p.N, p.pair_o, scale, p.beta, c0, c1);
     });
   }
 
   /// The warp's results as its part of a whole BM x BN partial tile at o
-  /// (row-major, ld BN; a tail split's slice, TailSplit): acc (+ dc *
-  /// 2^-11), every row and column, those past C's edge holding the zeros
-  /// that the loader's masked rows and columns multiply into them.
+  /// (row-major, ld BN, 16-byte aligned; a tail split's slice, TailSplit):
+  /// acc (+ dc * 2^-11), every row and column, those past C's edge holding
+  /// the zeros that the loader's masked rows and columns multiply into them.
   KOKKOS_INLINE_FUNCTION void store_partial(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], T* const o) const {
-    for_each_result(acc, dc, [&](const int r, const int q, const T c) { o[r * Cfg::BN + q] = c; });
+    for_each_pair(acc, dc, [&](const int r, const int q, const T c0, const T c1) {
+      *reinterpret_cast<Pair<T>*>(o + r * Cfg::BN + q) = Pair<T>{{c0, c1}};
+    });
   }
 };
 

@@ -54,6 +54,7 @@
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
 #include "kernels/gpu/warp/async_copy.hpp"
+#include "kernels/gpu/warp/epilogue.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/gpu/warp/params.hpp"
 #include "kernels/gpu/warp/swizzle.hpp"
@@ -491,21 +492,23 @@ KOKKOS_INLINE_FUNCTION void wgmma_tile_overlapped(const std::uint32_t st, const 
 
 /// The epilogue of warpgroup wg's 64 x BN slice of the block tile (bm, bn):
 /// C = acc + dc * 2^-11 (+ beta C), or slice `slice`'s split-K partial
-/// (params.out), inside M x N only.
+/// (params.out), inside M x N only; registers 2i and 2i + 1 (adjacent
+/// columns of one row) in one pair_store.
 template <class Cfg, int R>
 KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, const int slice, const int bm,
                                            const int bn, const int wg, const int w, const int lane,
                                            const float (&acc)[R], const float (&dc)[R]) {
+  static_assert(R % 2 == 0, "accumulator registers in column pairs");
   float* const o = params.out + (params.slices > 1 ? slice * params.slice_elems : 0);
   const bool scale = params.slices == 1 && params.beta != 0.0f;
   MMAPP_UNROLL
-  for (int i = 0; i < R; ++i) {
+  for (int i = 0; i < R; i += 2) {
     const int row = bm + 64 * wg + wgmma_d_row(w, lane, i);
     const int col = bn + wgmma_d_col(lane, i);
-    if (row >= params.M || col >= params.N) continue;
-    const float c = acc[i] + dc[i] * (1.0f / float(kTf32SmallScale));
-    float* const dst = o + long(row) * params.ldo + col;
-    *dst = scale ? c + params.beta * *dst : c;
+    if (row >= params.M) continue;
+    const float c0 = acc[i] + dc[i] * (1.0f / float(kTf32SmallScale));
+    const float c1 = acc[i + 1] + dc[i + 1] * (1.0f / float(kTf32SmallScale));
+    pair_store(o + long(row) * params.ldo + col, col, params.N, params.pair_o, scale, params.beta, c0, c1);
   }
 }
 

@@ -6,7 +6,9 @@
 // partial tile in the workspace; 16 bytes at a time where the output is
 // 16-byte aligned and the chunk lies inside, element by element (masked)
 // otherwise. The thread's fragments are spaced as WarpMma's reads (switch 2
-// of tiled_gpu_warp.hpp), so a warp's stores coalesce.
+// of tiled_gpu_warp.hpp), so a warp's stores coalesce. Also pair_store: the
+// tensor-core epilogues' unit (each lane's accumulators come in pairs of
+// adjacent columns: PTX ISA, mma.m16n8k8 / wgmma D fragments).
 #pragma once
 
 #include "kernels/gpu/chunk.hpp"
@@ -18,6 +20,38 @@
 
 namespace mmapp {
 namespace detail {
+
+/// Two adjacent elements of T as one access (float2, double2: one STG.64 /
+/// STG.128 on CUDA).
+template <class T>
+struct alignas(2 * sizeof(T)) Pair {
+  T v[2];
+};
+
+/// dst[0..1] <- (c0, c1) (+ beta * dst when `scale`) for the columns col,
+/// col + 1 < N: one Pair store where `pair` (dst aligned to a Pair: the
+/// caller's WarpGemmParams::pair_o and an even col) and both columns lie
+/// inside, element by element otherwise. The tensor-core epilogues' store:
+/// a warp's pairs fill whole 32-byte sectors where single elements would
+/// half fill twice as many (H200, 2026-11-29: double 4096^2 x 16 on the DMMA
+/// 128x64 tile, about 100 us with single stores, against 60 us for the SIMT
+/// tile's 16-byte stores and cuBLAS; docs/performance.md, thirty-third round).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void pair_store(T* const dst, const int col, const int N, const bool pair, const bool scale,
+                                            const T beta, const T c0, const T c1) {
+  if (pair && col + 1 < N) {
+    Pair<T> v{{c0, c1}};
+    if (scale) {
+      const Pair<T> o = *reinterpret_cast<const Pair<T>*>(dst);
+      v.v[0] = c0 + beta * o.v[0];
+      v.v[1] = c1 + beta * o.v[1];
+    }
+    *reinterpret_cast<Pair<T>*>(dst) = v;
+  } else {
+    if (col < N) dst[0] = scale ? c0 + beta * dst[0] : c0;
+    if (col + 1 < N) dst[1] = scale ? c1 + beta * dst[1] : c1;
+  }
+}
 
 /// The output stage of a Cfg (GpuTile) thread for element type T.
 template <class Cfg, class T>

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 
+#include "kernels/gpu/chunk.hpp"
+
 namespace mmapp {
 namespace detail {
 
@@ -41,7 +43,7 @@ struct WarpGemmParams {
   int reserved3;              ///<  80
   int M;                      ///<  84: rows of A and C
   int N;                      ///<  88: columns of B and C
-  bool reserved4;             ///<  92
+  bool pair_o;                ///<  92: out may be written in pairs of T (2 sizeof(T) bytes) from even columns
   bool vec_a;                 ///<  93: A may be read in 16-byte chunks (base aligned, lda a multiple of a chunk)
   bool vec_b;                 ///<  94: B likewise
   const T* A;                 ///<  96: M x K, row-major
@@ -61,9 +63,10 @@ struct WarpGemmParams {
 
 static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
                   offsetof(WarpGemmParams<double>, lda) == 64 && offsetof(WarpGemmParams<double>, M) == 84 &&
-                  offsetof(WarpGemmParams<double>, vec_a) == 93 && offsetof(WarpGemmParams<double>, A) == 96 &&
-                  offsetof(WarpGemmParams<double>, out) == 152 && offsetof(WarpGemmParams<double>, beta) == 176 &&
-                  offsetof(WarpGemmParams<double>, vec_o) == 192 && offsetof(WarpGemmParams<double>, tail_head) == 12 &&
+                  offsetof(WarpGemmParams<double>, pair_o) == 92 && offsetof(WarpGemmParams<double>, vec_a) == 93 &&
+                  offsetof(WarpGemmParams<double>, A) == 96 && offsetof(WarpGemmParams<double>, out) == 152 &&
+                  offsetof(WarpGemmParams<double>, beta) == 176 && offsetof(WarpGemmParams<double>, vec_o) == 192 &&
+                  offsetof(WarpGemmParams<double>, tail_head) == 12 &&
                   offsetof(WarpGemmParams<double>, tail_kc) == 28 &&
                   offsetof(WarpGemmParams<double>, tail_work) == 112 &&
                   offsetof(WarpGemmParams<double>, tickets) == 120 && offsetof(WarpGemmParams<double>, ldc) == 136,
@@ -79,7 +82,8 @@ static_assert(offsetof(WarpGemmParams<float>, vec_a) == 93 && offsetof(WarpGemmP
 /// kc, the output out/ldo and the slices; from `ops` (AlignedOperands:
 /// aligned_operands.hpp) A, B, their strides and whether they may be read
 /// in 16-byte chunks (and only if `vec`, the kernel's 16-byte loads); beta.
-/// scratch_bytes and vec_o are the caller's (0 and false here).
+/// scratch_bytes and vec_o are the caller's (0 and false here); pair_o is
+/// set where out, ldo and the slice distance allow pairs (pair_store).
 template <class T, class Plan, class Ops>
 WarpGemmParams<T> warp_gemm_params(const int M, const int N, const int K, const int BM, const int BN, const Plan& plan,
                                    const Ops& ops, const T beta, const bool vec = true) {
@@ -101,6 +105,8 @@ WarpGemmParams<T> warp_gemm_params(const int M, const int N, const int K, const 
   p.ldo = plan.ldo;
   p.slices = plan.slices;
   p.slice_elems = plan.slice_elems;
+  p.pair_o =
+      aligned_to(plan.out, 2 * sizeof(T)) && plan.ldo % 2 == 0 && (plan.slices == 1 || plan.slice_elems % 2 == 0);
   p.beta = beta;
   return p;
 }
