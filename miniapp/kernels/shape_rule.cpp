@@ -87,14 +87,6 @@ constexpr double kDmmaBigSlack = 1.1;
 // 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
 // m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
 constexpr long kDmmaShortK = 128;
-// K up to which the SIMT 64x64 tile (three teams per SM, 16-byte stores of C) runs instead, where
-// the big DMMA tile would: with so few products per element of C, the tiles' stores and fixed cost
-// outweigh the tensor cores. One H200 (thirty-first and thirty-second rounds, `tile: auto`
-// medians, ms, the deep 128x64 tile on m16n8k8 -> the SIMT 64x64 tile; cuBLAS DGEMM): 4096^2 x 32
-// 0.102-0.106 -> 0.081 (0.073-0.078), 5793 x 4148 x 46 0.168-0.171 -> 0.155-0.156 (0.107-0.113);
-// 3000 x 6000 x 47 0.126 both (0.123); 4096^2 x 64 0.105 -> 0.137 (0.085), 8192 x 2048 x 80 0.113
-// -> 0.162.
-constexpr long kDmmaSimtMaxK = 47;
 // Where the big deep tile would run, the warp-specialized 128x128 tile (dmma_deep_ws; sm_90a) from
 // K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
 // "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
@@ -862,11 +854,6 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
         dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
             kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
-      if (k <= kDmmaSimtMaxK)
-        return chose(C::small,
-                     "FP64 on the SIMT 64x64 tiles: K <= " + std::to_string(kDmmaSimtMaxK) +
-                         " (C's stores outweigh the multiply-adds)",
-                     why);
       if (deep && k <= kDmmaShortK)
         return chose(C::dmma_deep_k8,
                      "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
