@@ -85,8 +85,11 @@ constexpr double kDmmaEfficiency = 0.75;
 constexpr double kDmmaBigSlack = 1.1;
 // K up to which the big deep tile runs on m16n8k8 rather than m16n8k4: at
 // 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
-// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
-constexpr long kDmmaShortK = 128;
+// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md). Since the
+// epilogue's pair stores (thirty-third round, one H200, `tile: auto` medians,
+// ms, m16n8k4 -> m16n8k8): 6000^2 x 300 0.539 -> 0.516, 4096^2 x 256 0.223
+// (the rule's run) -> 0.205; 4096^2 x 512 0.374 -> 0.379: so 384, between.
+constexpr long kDmmaShortK = 384;
 // Where the big deep tile would run, the warp-specialized 128x128 tile (dmma_deep_ws; sm_90a) from
 // K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
 // "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
@@ -455,7 +458,11 @@ constexpr double kWgmmaInloopOneColumnGain = 0.95;
 // (8192^2 x 256). Efficiency 0.34 (513 x 1025 x 2049, split by 512 or 2048): 83.8-88.5 against
 // 67.9; 0.21 (600^3): 95.5 against 91.6; 0.14 (513^3): 77.8 against 79.1 (tenth round); 0.246
 // (512 x 256 x 2048, 8 slices filling the waves): 123.5 against 82.3 (eleventh round).
-constexpr long kWgmmaPresplitMinK = 128;
+// Since the epilogue's pair stores (thirty-third round, one H200, `tile: auto` medians, ms, SIMT
+// 128x128 -> the pre-split tile): K = 64 pays, 4096^2 x 64 0.073 -> 0.062, 8192^2 x 64 0.263 ->
+// 0.220, 5000 x 4000 x 80 0.105 -> 0.088, 5001 x 3999 x 77 0.168 -> 0.159; K = 32 and 48 tie
+// or lose (4096^2 x 32 0.050 -> 0.052; 16384 x 4096 x 48 0.200 -> 0.198).
+constexpr long kWgmmaPresplitMinK = 64;
 constexpr double kWgmmaMinEfficiency = 0.2;
 // How much faster a split of the pre-split tile must be estimated than the whole tile: 0.9, not
 // kSplitWaveGain's 0.8 (seventeenth round, one H100, 2026-11-27, two runs of 14 shapes whose best
