@@ -314,7 +314,8 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
 
 TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for short K", "[rule]") {
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
-  const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 384";
+  const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
+  const std::string kDeepK8Mid = kDeepK8.substr(0, kDeepK8.size() - 3) + "384 over a wave of tiles";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
   const std::string kDeepOneSlice =
       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)";
@@ -451,12 +452,16 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 4097, 1023, 4097, 132, C::dmma_big, kDmmaBig},
       {true, 4097, 1024, 4097, 132, C::dmma_deep, kDeep},
       {true, 96, 98, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
-      // Short K (at most 384): the big deep tile on m16n8k8; past it, m16n8k4.
+      // Short K (at most 128; at most 384 over a wave of 128x64 tiles): the big deep tile on
+      // m16n8k8; past it, m16n8k4.
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
       {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 8192, 8192, 129, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 8192, 8192, 384, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 8192, 8192, 128, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 8192, 8192, 129, 132, C::dmma_deep_k8, kDeepK8Mid},
+      {true, 8192, 8192, 384, 132, C::dmma_deep_k8, kDeepK8Mid},
       {true, 8192, 8192, 385, 132, C::dmma_deep, kDeep},
+      {true, 2048, 2048, 200, 132, C::dmma_deep_k8, kDeepK8Mid},  // 512 tiles >= 264 slots
+      {true, 128, 16384, 300, 132, C::dmma_deep, kDeep},          // 256 tiles: under a wave
       // Few big tiles (half a wave), 260 small tiles < 2 x 132 slots: split; 96x96 tiles cover 1.2%
       // more cells than 64x64 ones (<= 5%), but 117 of them x 5 slices (chunk 896) take 3 waves of
       // 264 (3 x 2 x 96^2 x 896), the 64x64 tile's 1300 teams 4 waves of 396 (4 x 3 x 64^2 x 896,
@@ -509,7 +514,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},  // 256 tiles: under two waves
       {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},  // 324 < 340
       {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
-      {true, 6000, 6000, 300, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 6000, 6000, 300, 132, C::dmma_deep_k8, kDeepK8Mid},
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
       {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
       {true, 256, 256, 262144, 132, C::dmma_deep_wsplit, big_waves(33)},
@@ -848,9 +853,13 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }
-  // From K 64 the pre-split tile (thirty-third round: 8192^2 x 64 0.220 ms against the SIMT tile's 0.263).
+  // From K 64 the pre-split tile over three waves of its tiles (thirty-third round: 8192^2 x 64 0.220 ms
+  // against the SIMT tile's 0.263); over fewer, the SIMT choice (2048^2 x 64: 256 tiles).
   CHECK(rule(false, 16384, 16384, 64, true) == C::wgmma_big);
   CHECK(rule(false, 8192, 8192, 64, true) == C::wgmma_big);
+  CHECK(rule(false, 5000, 4000, 80, true) == C::wgmma_big);
+  CHECK(rule(false, 2048, 2048, 64, true) == rule(false, 2048, 2048, 64, false));
+  CHECK(rule(false, 1000, 1000, 127, true) == rule(false, 1000, 1000, 127, false));
   CHECK(rule(true, 8192, 8192, 8192, true) == C::dmma_deep_ws_tail);
   CHECK(rule(true, 4096, 4096, 4096, true) == C::dmma_deep_ws);
   CHECK(rule(true, 8192, 8192, 8192, false) == C::dmma_deep);

@@ -85,11 +85,15 @@ constexpr double kDmmaEfficiency = 0.75;
 constexpr double kDmmaBigSlack = 1.1;
 // K up to which the big deep tile runs on m16n8k8 rather than m16n8k4: at
 // 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
-// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md). Since the
-// epilogue's pair stores (thirty-third round, one H200, `tile: auto` medians,
-// ms, m16n8k4 -> m16n8k8): 6000^2 x 300 0.539 -> 0.516, 4096^2 x 256 0.223
-// (the rule's run) -> 0.205; 4096^2 x 512 0.374 -> 0.379: so 384, between.
-constexpr long kDmmaShortK = 384;
+// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
+constexpr long kDmmaShortK = 128;
+// Since the epilogue's pair stores, m16n8k8 up to K 384 where the 128x64 tiles fill a wave of team
+// slots (two per SM). One H200, thirty-third round, `tile: auto` medians, ms, m16n8k4 -> m16n8k8:
+// 6000^2 x 300 0.539 -> 0.516, 5001 x 3000 x 384 0.284 -> 0.272, 1000 x 6000 x 129 0.072 -> 0.068,
+// 2048^2 x 200 (512 tiles) 0.059 -> 0.058; 4096^2 x 512 0.374 -> 0.379, so 384. Under a wave
+// m16n8k4 stays ahead: 128 x 16384 x 300 (256 tiles) 0.044 -> 0.046, 200 x 8192 x 300 0.042 ->
+// 0.045, 513 x 2048 x 129 (160) 0.037 -> 0.039.
+constexpr long kDmmaMidK = 384;
 // Where the big deep tile would run, the warp-specialized 128x128 tile (dmma_deep_ws; sm_90a) from
 // K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
 // "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
@@ -458,11 +462,16 @@ constexpr double kWgmmaInloopOneColumnGain = 0.95;
 // (8192^2 x 256). Efficiency 0.34 (513 x 1025 x 2049, split by 512 or 2048): 83.8-88.5 against
 // 67.9; 0.21 (600^3): 95.5 against 91.6; 0.14 (513^3): 77.8 against 79.1 (tenth round); 0.246
 // (512 x 256 x 2048, 8 slices filling the waves): 123.5 against 82.3 (eleventh round).
-// Since the epilogue's pair stores (thirty-third round, one H200, `tile: auto` medians, ms, SIMT
-// 128x128 -> the pre-split tile): K = 64 pays, 4096^2 x 64 0.073 -> 0.062, 8192^2 x 64 0.263 ->
-// 0.220, 5000 x 4000 x 80 0.105 -> 0.088, 5001 x 3999 x 77 0.168 -> 0.159; K = 32 and 48 tie
-// or lose (4096^2 x 32 0.050 -> 0.052; 16384 x 4096 x 48 0.200 -> 0.198).
-constexpr long kWgmmaPresplitMinK = 64;
+constexpr long kWgmmaPresplitMinK = 128;
+// Since the epilogue's pair stores, K from 64 where the 128x128 tiles fill at least three waves
+// (kWgmmaShortPresplitMinWaves; thirty-third round, one H200, `tile: auto` medians, ms, the SIMT
+// tiles' best -> the pre-split tile): 4096^2 x 64 0.073 -> 0.062, 8192^2 x 64 0.263 -> 0.220,
+// 16384 x 4096 x 64 0.254 -> 0.226, 5000 x 4000 x 80 0.105 -> 0.088, 5001 x 3999 x 77 0.168 ->
+// 0.159. Over fewer tiles it ties or loses: 4096 x 1500 x 100 (384 tiles) 0.051 both, 2048^2 x 64
+// (256) 0.028 -> 0.032, 777 x 2048 x 64 0.020 -> 0.025, 1000^2 x 127 0.024 -> 0.028; and K 32-48
+// ties or loses at any size (4096^2 x 32 0.050 -> 0.052; 16384 x 4096 x 48 0.200 -> 0.198).
+constexpr long kWgmmaShortPresplitMinK = 64;
+constexpr double kWgmmaShortPresplitMinWaves = 3.0;
 constexpr double kWgmmaMinEfficiency = 0.2;
 // How much faster a split of the pre-split tile must be estimated than the whole tile: 0.9, not
 // kSplitWaveGain's 0.8 (seventeenth round, one H100, 2026-11-27, two runs of 14 shapes whose best
@@ -631,11 +640,16 @@ PresplitFit presplit_best(long m, long n, long k, long sms, double fma_per_byte 
   return best;
 }
 
-/// Whether the pre-split tile `best` may run at all: K >= kWgmmaPresplitMinK and an efficiency
-/// (m n k / (sms x its estimate)) of at least `min_efficiency`.
+/// Whether the pre-split tile `best` may run at all: K >= kWgmmaPresplitMinK (or K >=
+/// kWgmmaShortPresplitMinK over at least kWgmmaShortPresplitMinWaves waves of 128x128 tiles) and an
+/// efficiency (m n k / (sms x its estimate)) of at least `min_efficiency`.
 bool presplit_allowed(const PresplitFit& best, long m, long n, long k, long sms,
                       double min_efficiency = kWgmmaMinEfficiency) {
-  return k >= kWgmmaPresplitMinK && double(m) * double(n) * double(k) >= min_efficiency * double(sms) * best.time;
+  const bool long_enough =
+      k >= kWgmmaPresplitMinK ||
+      (k >= kWgmmaShortPresplitMinK &&
+       tiles_of(rule_tiles::kFloatWgmma, m, n) >= kWgmmaShortPresplitMinWaves * double(sms));
+  return long_enough && double(m) * double(n) * double(k) >= min_efficiency * double(sms) * best.time;
 }
 
 /// The rule's choice and selection text for the pre-split tile `best` (`tail` appended to the text).
@@ -865,6 +879,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         return chose(C::dmma_deep_k8,
                      "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
                          std::to_string(kDmmaShortK),
+                     why);
+      if (deep && k <= kDmmaMidK && tiles_mb >= slots)
+        return chose(C::dmma_deep_k8,
+                     "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
+                         std::to_string(kDmmaMidK) + " over a wave of tiles",
                      why);
       if (deep && sm90a && k >= kDmmaWsMinK && tiles_ws >= kDmmaWsMinWaves * sms) {
         if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
