@@ -511,8 +511,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 4097, 4095, 4093, 132, C::dmma_deep_ws, kWs},
       {true, 8192, 2048, 1024, 132, C::dmma_deep_ws, kWs},
       {true, 2304, 2304, 4096, 132, C::dmma_deep_ws_tail, tail(60, 2)},  // 18 x 18 = 324 tiles >= 264
-      {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},  // 256 tiles: under two waves
-      {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},  // 324 < 340
+      {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},                // 256 tiles: under two waves
+      {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},                // 324 < 340
       {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
       {true, 6000, 6000, 300, 132, C::dmma_deep_k8, kDeepK8Mid},
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
@@ -844,12 +844,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
   // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the
   // warp-specialized 128x128 one.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{16384, 16384, 48},
-                                                                {400, 400, 256},
-                                                                {64, 4096, 4096},
-                                                                {4096, 64, 4096},
-                                                                {8, 8192, 8192},
-                                                                {8192, 1, 8192}}) {
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {16384, 16384, 48}, {400, 400, 256}, {64, 4096, 4096}, {4096, 64, 4096}, {8, 8192, 8192}, {8192, 1, 8192}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }

@@ -465,11 +465,11 @@ constexpr double kWgmmaInloopOneColumnGain = 0.95;
 constexpr long kWgmmaPresplitMinK = 128;
 // Since the epilogue's pair stores, K from 64 where the 128x128 tiles fill at least three waves
 // (kWgmmaShortPresplitMinWaves; thirty-third round, one H200, `tile: auto` medians, ms, the SIMT
-// tiles' best -> the pre-split tile): 4096^2 x 64 0.073 -> 0.062, 8192^2 x 64 0.263 -> 0.220,
-// 16384 x 4096 x 64 0.254 -> 0.226, 5000 x 4000 x 80 0.105 -> 0.088, 5001 x 3999 x 77 0.168 ->
+// tiles' best -> the pre-split tile): 4096^2 x 64 0.073 -> 0.062, 8192^2 x 64 0.259 -> 0.220,
+// 16384 x 4096 x 64 0.254 -> 0.226, 5000 x 4000 x 80 0.103 -> 0.087, 5001 x 3999 x 77 0.168 ->
 // 0.159. Over fewer tiles it ties or loses: 4096 x 1500 x 100 (384 tiles) 0.051 both, 2048^2 x 64
-// (256) 0.028 -> 0.032, 777 x 2048 x 64 0.020 -> 0.025, 1000^2 x 127 0.024 -> 0.028; and K 32-48
-// ties or loses at any size (4096^2 x 32 0.050 -> 0.052; 16384 x 4096 x 48 0.200 -> 0.198).
+// (256) 0.028 -> 0.030, 777 x 2048 x 64 0.020 -> 0.024, 1000^2 x 127 0.023 -> 0.027; and K 32-48
+// ties or loses at any size (4096^2 x 32 0.050 -> 0.052; 16384 x 4096 x 48 0.199 -> 0.198).
 constexpr long kWgmmaShortPresplitMinK = 64;
 constexpr double kWgmmaShortPresplitMinWaves = 3.0;
 constexpr double kWgmmaMinEfficiency = 0.2;
@@ -646,9 +646,8 @@ PresplitFit presplit_best(long m, long n, long k, long sms, double fma_per_byte 
 bool presplit_allowed(const PresplitFit& best, long m, long n, long k, long sms,
                       double min_efficiency = kWgmmaMinEfficiency) {
   const bool long_enough =
-      k >= kWgmmaPresplitMinK ||
-      (k >= kWgmmaShortPresplitMinK &&
-       tiles_of(rule_tiles::kFloatWgmma, m, n) >= kWgmmaShortPresplitMinWaves * double(sms));
+      k >= kWgmmaPresplitMinK || (k >= kWgmmaShortPresplitMinK &&
+                                  tiles_of(rule_tiles::kFloatWgmma, m, n) >= kWgmmaShortPresplitMinWaves * double(sms));
   return long_enough && double(m) * double(n) * double(k) >= min_efficiency * double(sms) * best.time;
 }
 

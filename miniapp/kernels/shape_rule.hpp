@@ -192,9 +192,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
 /// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
 /// split into the slices that fill its waves (dmma_deep_wsplit); where the big
-/// tile would run, the SIMT 64x64 tile (small) when K <= 47 (thirty-second
-/// round: too few products per element of C for the tensor cores), the big one
-/// on m16n8k8 (dmma_deep_k8) when K <= 128, and with `sm90a` (the catalog has
+/// tile would run, the big one on m16n8k8 (dmma_deep_k8) when K <= 128, or
+/// K <= kDmmaMidK (384) where its tiles fill a wave of 2*`sms` slots (the
+/// thirty-third round's pair-store epilogue), and with `sm90a` (the catalog has
 /// the sm_90a tiles) where the big deep tile would run, K >= kDmmaWsMinK
 /// (1024) and the 128x128 tiles fill at least kDmmaWsMinWaves (2) waves of
 /// `sms`, the warp-specialized 128x128 tile (dmma_deep_ws: one team per SM,
@@ -232,8 +232,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// of the 128x128 tile whole, split by 512, 1024 and 2048 and split into
 /// the slices that fill its waves (wgmma_wsplit), the one of
 /// least wgmma_presplit_time (a split only where its estimate is at most
-/// kWgmmaSplitGain, 0.9, of the whole tile's), when K >= 128 and m n k / (sms x
-/// that time) >= 0.2, but the in-loop split tile below where the operands
+/// kWgmmaSplitGain, 0.9, of the whole tile's), when K >= 128 (or K >= 64 over
+/// at least 3 x `sms` 128x128 tiles) and m n k / (sms x that time) >= 0.2,
+/// but the in-loop split tile below where the operands
 /// allow it and wgmma_inloop_split_time is at most kSplitWaveGain of that
 /// time (the pass over a large A or B would cost more; 0.95 of it where
 /// N <= 128, one column of tiles: there the pre-split tile's reads of A's
@@ -243,7 +244,7 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// wherever that split makes slices (its workspace within kSplitKMaxBytes),
 /// else by 1024 (wgmma_splitk_inplace).
 /// Below M 512 (N >= 128, K > 1024), the pre-split tile of least estimate
-/// (as above, K >= 128 and efficiency >= 0.2; its pass at `mem_bandwidth`,
+/// (as above, the K bound and efficiency >= 0.2; its pass at `mem_bandwidth`,
 /// the device's memory bandwidth in bytes per second, per SM, against an
 /// H100's 3.35e12 (2 x 2619 MHz x 5120 bits) on 132 SMs; 0: as on the
 /// H100) where the in-loop split the step below would take is estimated at
@@ -268,16 +269,15 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// the deep 64x64 tile unsplit at three teams per SM (dmma_small_deep) instead of the register
 /// path's; on the register path, where the 128x64 tile would split (as the deep tiles' step tests)
 /// and the 64x64 tiles fill at most 2.5 waves of two per SM, the 64x64 tile split by 1024
-/// (dmma_small_splitk; thirty-second round). With `sm90a`, float with M and N 17-1024 (or a thin C: one of them past 1024, the other
-/// past 64; thirty-first round) and K >= 257 that wgmma_choice declines, where
-/// the SIMT 64x64 tiles split by 1024 make fewer teams than their slots: 3xTF32 with K split into
-/// the slices that fill the waves in chunks of at least 128, on the mma.sync 64x64 tile
-/// (tf32_small_wsplit) below 4.8e7 multiply-adds, else on the pre-split 64x128 wgmma tile
-/// (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
+/// (dmma_small_splitk; thirty-second round). With `sm90a`, float with M and N 17-1024 (or a thin C: one of them past
+/// 1024, the other past 64; thirty-first round) and K >= 257 that wgmma_choice declines, where the SIMT 64x64 tiles
+/// split by 1024 make fewer teams than their slots: 3xTF32 with K split into the slices that fill the waves in chunks
+/// of at least 128, on the mma.sync 64x64 tile (tf32_small_wsplit) below 4.8e7 multiply-adds, else on the pre-split
+/// 64x128 wgmma tile (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
-/// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows) against more than 1024 rows (columns),
-/// where step 5 splits the 64x64 tile, that tile with K split into the slices that fill its waves
-/// in chunks of at least 256 (small_wsplit).
+/// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows)
+/// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
+/// that fill its waves in chunks of at least 256 (small_wsplit).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
