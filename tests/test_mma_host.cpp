@@ -9,6 +9,9 @@
 //    3xTF32 split, from tiny magnitudes near FLT_MIN (where the split
 //    without the 2^11 scale loses its small part) to near FLT_MAX; 3xTF32
 //    dot products inside FP32's error bound where 1xTF32 is not;
+//  - the epilogues' pair store (pair_store: one pair only where the flag
+//    allows and both columns lie inside C) and the flag itself
+//    (warp_gemm_params' pair_o: base, row stride and slice distance);
 //  - the K permutation of kperm tiles (KPermK): a bijection of a K tile's
 //    columns, each lane's A run contiguous, the run reads equal to the
 //    scalar reads, the pitches' bank conflicts as derived;
@@ -193,6 +196,70 @@ TEST_CASE("mma host emulation: each lane's D = A B + C", "[mma]") {
     check_emulation<MmaF64m16n8k16>(seed);
     check_emulation<MmaTf32m16n8k8>(seed);
   }
+}
+
+/// The plan and operands warp_gemm_params reads (SplitKPlan's and AlignedOperands' fields).
+template <class T>
+struct FakePlan {
+  int kc = 0, slices = 1;
+  T* out = nullptr;
+  long ldo = 0, slice_elems = 0;
+};
+template <class T>
+struct FakeOperand {
+  const T* data = nullptr;
+  long ld = 0;
+  bool vec = false;
+};
+template <class T>
+struct FakeOps {
+  FakeOperand<T> a, b;
+};
+
+TEMPLATE_TEST_CASE("pair_store: one pair where the flag allows and both columns lie inside C", "[mma]", float, double) {
+  using T = TestType;
+  using mmapp::detail::pair_store;
+  const T s = T(7), beta = T(-0.75);
+  alignas(16) T buf[6];
+  const auto reset = [&] { std::fill(buf, buf + 6, s); };
+  reset();
+  pair_store<T>(buf + 2, 2, 4, true, false, beta, T(1), T(2));  // a pair, inside
+  CHECK((buf[1] == s && buf[2] == T(1) && buf[3] == T(2) && buf[4] == s));
+  reset();
+  pair_store<T>(buf + 2, 2, 3, true, false, beta, T(1), T(2));  // C's last column: one element
+  CHECK((buf[2] == T(1) && buf[3] == s));
+  reset();
+  pair_store<T>(buf + 1, 1, 3, false, false, beta, T(1), T(2));  // no flag (odd row stride): elements
+  CHECK((buf[0] == s && buf[1] == T(1) && buf[2] == T(2) && buf[3] == s));
+  reset();
+  pair_store<T>(buf + 4, 4, 4, true, false, beta, T(1), T(2));  // past C: nothing
+  CHECK((buf[4] == s && buf[5] == s));
+  // beta: c + beta * old, the same expression on either path.
+  for (const bool pair : {true, false}) {
+    reset();
+    pair_store<T>(buf + 2, 2, 4, pair, true, beta, T(1), T(2));
+    CHECK((buf[2] == T(1) + beta * s && buf[3] == T(2) + beta * s));
+  }
+}
+
+TEMPLATE_TEST_CASE("warp_gemm_params: pair_o from the output's alignment, row stride and slice distance", "[mma]",
+                   float, double) {
+  using T = TestType;
+  alignas(16) T out[64];
+  const FakeOps<T> ops;
+  const auto pair_o = [&](T* o, long ldo, int slices, long slice_elems) {
+    FakePlan<T> plan;
+    plan.out = o;
+    plan.ldo = ldo;
+    plan.slices = slices;
+    plan.slice_elems = slice_elems;
+    return mmapp::detail::warp_gemm_params<T>(4, 6, 8, 16, 16, plan, ops, T(0)).pair_o;
+  };
+  CHECK(pair_o(out, 6, 1, 24));
+  CHECK_FALSE(pair_o(out, 7, 1, 28));      // odd row stride
+  CHECK_FALSE(pair_o(out + 1, 6, 1, 24));  // base off a pair's alignment
+  CHECK(pair_o(out, 6, 2, 24));
+  CHECK_FALSE(pair_o(out, 6, 3, 21));  // odd distance between split-K slices
 }
 
 TEST_CASE("tf32 rounding: nearest, ties away from zero, 10 mantissa bits", "[mma]") {
