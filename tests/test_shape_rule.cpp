@@ -315,7 +315,8 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
 TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for short K", "[rule]") {
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
-  const std::string kDeepK8Mid = kDeepK8.substr(0, kDeepK8.size() - 3) + "384 over a wave of tiles";
+  const std::string kDeepK8Mid =
+      "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 384 over a wave of tiles";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
   const std::string kDeepOneSlice =
       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)";
