@@ -424,9 +424,13 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       // (4959 x 287 x 6412: 390 tiles on 396 slots; N odd, B copied for 4959 rows).
       {true, 4959, 287, 6412, 132, C::dmma_small_deep,
        "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages"},
-      // Odd N and K against under 1024 rows and columns of C (operands not copied): the register path;
-      // 256 tiles on its 264 slots, one slice either way (estimate 1.0 > 0.9): unsplit.
-      {true, 1001, 1003, 999, 132, C::dmma_small, kDmmaSmall},
+      // Odd N and K in a GEMM under 5e8 M·N·K (operands not copied, CopyRule::dmma): the register
+      // path; 144 tiles on its 264 slots, 2 slices of 512 in one wave (the thirty-fourth round's
+      // bounds; 1001 x 1003 x 999, 1.0e9, is copied: the deep tiles).
+      {true, 701, 703, 999, 132, C::dmma_small_reg_wsplit,
+       "shape rule: FP64 tensor cores, few 64x64 tiles (121 on 264 slots, 121 teams split by 1024): K split into 2 "
+       "slices of 512 filling the waves, operands read in place"},
+      {true, 1001, 1003, 999, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       // The register path's few tiles (86 on 264 slots; the estimate within 0.9 of the split by 1024's):
       // 2730 x 85 x 3871, 344 teams split by 1024 in two waves, 3 slices of 1344 in one.
       {true, 2730, 85, 3871, 132, C::dmma_small_reg_wsplit,
@@ -443,15 +447,18 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 8192, 8192, 8191, 132, C::dmma_deep, kDeep},
       {true, 4097, 4095, 4093, 132, C::dmma_deep, kDeep},
       {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
-      // Odd N or K against fewer than kOperandCopyMinReuse rows or columns of C (the copy would
-      // cost more than it saves; A copied for N >= 1024, B for M >= 1024): the register-path tiles.
+      // Odd N or K against at most 192 rows or columns of C, or in a GEMM under 5e8 M·N·K (the copy
+      // would cost more than it saves: CopyRule::dmma, A copied along N, B along M): the
+      // register-path tiles.
       {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 96, 97, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 33, 8191, 65537, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 1023, 4097, 4096, 132, C::dmma_big, kDmmaBig},
-      {true, 1024, 4097, 4096, 132, C::dmma_deep, kDeep},
-      {true, 4097, 1023, 4097, 132, C::dmma_big, kDmmaBig},
-      {true, 4097, 1024, 4097, 132, C::dmma_deep, kDeep},
+      {true, 192, 4097, 4096, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 4097, 192, 4097, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 1023, 4097, 119, 132, C::dmma_big, kDmmaBig},  // 4.99e8 M·N·K
+      {true, 1023, 4097, 4096, 132, C::dmma_deep, kDeep},
       {true, 96, 98, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
       // Short K (at most 128; at most 384 over a wave of 128x64 tiles): the big deep tile on
       // m16n8k8; past it, m16n8k4.
@@ -517,9 +524,11 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
       {true, 6000, 6000, 300, 132, C::dmma_deep_k8, kDeepK8Mid},
       {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      // Where the 128x64 tile would split, more 128x128 tiles than SMs filled to 0.84 (144, 0.95):
+      // the ws tile, its last wave split (thirty-fourth round).
+      {true, 1500, 1500, 8192, 132, C::dmma_deep_ws_tail, tail(12, 11) + " (128x64 tiles would split)"},
       {true, 256, 256, 262144, 132, C::dmma_deep_wsplit, big_waves(33)},
-      {true, 1023, 4097, 4096, 132, C::dmma_big, kDmmaBig},  // register path: no sm_90a tile
+      {true, 1023, 4097, 119, 132, C::dmma_big, kDmmaBig},  // register path: no sm_90a tile
   };
   check(ws_cases, true, true, true);
   // C in whole 128x128 tiles, K >= 4096, fewer than four waves (528 tiles on 132 SMs): the tail
@@ -542,7 +551,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 1024, 1024, 4096, 132, C::dmma_deep_ws_sk, sk(64, 128)},
       {true, 2560, 2560, 16384, 132, C::dmma_deep_ws_tail, tail(4, 32)},
       {true, 1000, 1000, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
-      {true, 1500, 1500, 8192, 132, C::dmma_small_splitk_deep, kDeepBigSplit},
+      {true, 1500, 1500, 8192, 132, C::dmma_deep_ws_tail, tail(12, 11) + " (128x64 tiles would split)"},
   };
   check(sk_cases, true, true, true);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
@@ -1106,31 +1115,55 @@ C h200_double(long m, long n, long k, std::string* why = nullptr) {
 TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile split where the 128x64 tile would be",
           "[rule]") {
   std::string why;
-  // Odd K (A's rows not 16-byte aligned, not copied: the register path) where the 128x64 tile's
-  // split fills its waves and its own tiles end short, the 64x64 tiles in at most 2.5 waves of 264
-  // slots (thirty-second round): split by 1024.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{1500, 1000, 4567},
-                                                                {1999, 777, 4567},
-                                                                {1999, 777, 16001},
-                                                                {2500, 1000, 3001},
-                                                                {3000, 500, 4567},
-                                                                {3000, 777, 4567},
-                                                                {6000, 300, 16001}}) {
+  // Odd K (A's rows not 16-byte aligned) reused along at most 192 columns of C (not copied:
+  // CopyRule::dmma; the register path) where the 128x64 tile's split fills its waves and its own
+  // tiles end short, the 64x64 tiles in at most 2.5 waves of 264 slots (thirty-second round):
+  // split by 1024.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{8192, 192, 4567}, {8192, 191, 4567}, {10000, 192, 16001}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200_double(m, n, k) == C::dmma_small_splitk);
   }
-  CHECK(h200_double(1999, 777, 4567, &why) == C::dmma_small_splitk);
+  CHECK(h200_double(8192, 192, 4567, &why) == C::dmma_small_splitk);
   CHECK(why ==
         "shape rule: FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)");
-  // More waves of 64x64 tiles (752-1222 tiles) keep the unsplit 64x64 tile, or the 128x64 one; even
-  // K (aligned, or copied) the deep tiles.
-  for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{3000, 1000, 1025}, {6000, 500, 8191}, {6000, 777, 3001}, {6000, 777, 16001}}) {
+}
+
+TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or columns: copied, the deep tiles",
+          "[rule]") {
+  std::string why;
+  // The thirty-second round's register-path shapes: A (odd K) or B (odd N) reused along more than
+  // 192 rows or columns in a GEMM of at least 5e8 M·N·K is copied (CopyRule::dmma), so the deep
+  // tiles' steps apply as to even K and N: where the 128x64 tile would split, the split 64x64 deep
+  // tile, or the ws 128x128 tile past a wave of its tiles filled to 0.84 (kDmmaWsSplitMinUse), its
+  // last wave split in K where tail_split_plan splits it (thirty-fourth round).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {1500, 1000, 4567}, {1999, 777, 4567}, {1999, 777, 16001}, {3000, 500, 4567}, {6000, 300, 16001}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(h200_double(m, n, k) == C::dmma_small);
+    CHECK(h200_double(m, n, k) == C::dmma_small_splitk_deep);
+    CHECK(h200_double(m, n, k) == h200_double(m, n + 1, k + 1));  // as with both even
   }
-  CHECK(h200_double(4000, 777, 2049) == C::dmma_big);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {2500, 1000, 3001}, {3000, 777, 4567}, {3000, 1000, 1025}, {6000, 500, 8191}, {6000, 777, 16001}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k) == C::dmma_deep_ws_tail);
+  }
+  CHECK(h200_double(6000, 777, 3001, &why) == C::dmma_deep_ws_tail);
+  CHECK(why ==
+        "shape rule: FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 "
+        "cp.async stages, the last wave's 65 tiles split into 2 K slices (128x64 tiles would split)");
+  // 224 tiles of 128x128 on 132 slots: the tail (92 tiles) too full to split; the ws tile whole.
+  CHECK(h200_double(4000, 777, 2049) == C::dmma_deep_ws);
+  // Under a wave of 128x128 tiles (1999 x 777: 112), or C filling them to less than 0.84 (8000 x
+  // 320: 189 tiles, 0.83), or K under 1024: the split 64x64 deep tile as before.
   CHECK(h200_double(1999, 777, 4568) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(8000, 320, 4096) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(6000, 777, 1000) != C::dmma_deep_ws_tail);
+  // The copy's bounds: along 192 columns, or under 5e8 M·N·K, A stays in place (the register path).
+  CHECK(h200_double(4097, 192, 4097) == C::dmma_small_splitk);
+  CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
+  CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47 over a large C: the DMMA 128x64 tile on m16n8k8", "[rule]") {

@@ -226,3 +226,49 @@ TEST_CASE("AlignedOperands: aligned copies of operands whose rows are not 16-byt
   check(float{});
   check(double{});
 }
+
+TEST_CASE("AlignedOperands, CopyRule::dmma: copies reused along more than 192 rows in GEMMs of 5e8 M·N·K",
+          "[aligned]") {
+  // The double cp.async DMMA tiles' bounds (aligned_operands.hpp): B (N odd) read along M = 300 rows
+  // of C is copied by their rule and not by the SIMT tiles' (kOperandCopyMinReuse, 1024); along 192
+  // rows, or in a GEMM under 5e8 M·N·K, by neither. A (K odd, N = 2001 columns) by both.
+  using T = double;
+  using mmapp::CopyRule;
+  static_assert(mmapp::operand_copied<T, CopyRule::dmma>(1001, 2001, 300));
+  static_assert(!mmapp::operand_copied<T>(1001, 2001, 300));
+  static_assert(!mmapp::operand_copied<T, CopyRule::dmma>(1001, 2001, 192));
+  static_assert(!mmapp::operand_copied<T, CopyRule::dmma>(801, 2001, 300));   // 4.8e8 M·N·K
+  static_assert(!mmapp::operand_copied<T, CopyRule::dmma>(1001, 2000, 300));  // aligned rows
+  static_assert(mmapp::operand_copied<T>(300, 1001, 2001));
+  const long n = 2001;
+  auto copies = [&](const long m, const long k, const bool b_copied) {
+    INFO(m << "x" << n << "x" << k);
+    const auto A = mmapp_test::padded<Host, T>(m, k, 0, 0, 3);
+    const auto B = mmapp_test::padded<Host, T>(k, n, 0, 1, 3);
+    mmapp::Matrix<T, Host> C("C", m, n);
+    const std::size_t need = mmapp::tiled_gpu_workspace_bytes<T, 0, true, CopyRule::dmma>(m, n, k);
+    const std::size_t need_tiles = mmapp::tiled_gpu_workspace_bytes<T, 0>(m, n, k);
+    CHECK((need > need_tiles) == b_copied);
+    mmapp::Workspace<Host> work("work", need);
+    const mmapp::AlignedOperands<Host, T, CopyRule::dmma> ops(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(0), work}, 0);
+    const mmapp::AlignedOperands<Host, T> tiles(Host{}, mmapp::GemmArgs<Host, T>{A, B, C, T(0), work}, 0);
+    Kokkos::fence();
+    CHECK(ops.a.vec);
+    CHECK(tiles.a.vec);
+    CHECK(ops.b.vec == b_copied);
+    CHECK_FALSE(tiles.b.vec);
+    CHECK(tiles.b.data == B.data());
+    if (b_copied) {
+      CHECK(ops.b.ld == n + 1);
+      long bad = 0;
+      for (long i = 0; i < k; ++i)
+        for (long j = 0; j <= n; ++j) bad += !(ops.b.data[i * ops.b.ld + j] == (j < n ? B(i, j) : T(0)));
+      CHECK(bad == 0);
+    } else {
+      CHECK(ops.b.data == B.data());
+    }
+  };
+  copies(300, 1001, true);
+  copies(192, 1303, false);  // along 192 rows (5.006e8 M·N·K)
+  copies(300, 801, false);   // 4.8e8 M·N·K
+}

@@ -109,6 +109,17 @@ constexpr long kDmmaMidK = 384;
 // 10240^3 95.0 -> 95.9; 4096^3 (its last wave 100 of 132 tiles: no split) unchanged.
 constexpr long kDmmaWsMinK = 1024;
 constexpr long kDmmaWsMinWaves = 2;
+// Where the 128x64 tile would split (its last wave ragged), the ws tile instead past one wave of
+// its 128x128 tiles (one per SM) that C fills to at least kDmmaWsSplitMinUse, from K = 1024. One
+// H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-fourth round", call 1, `tile: auto`
+// with the odd operands copied, ms, the split 64x64 deep tile the rule took -> the ws tile's tail
+// split; cuBLAS DGEMM): 6000 x 777 x 3001 (329 tiles, 0.87 used) 0.960 -> 0.788 (0.776), 6000 x 777
+// x 16001 4.839 -> 4.029 (3.748), 2500 x 1000 x 3001 (160, 0.95) 0.434 -> 0.365 (0.446), 4000 x
+// 777 x 2049 0.463 -> 0.437, 3000 x 777 x 4567 (168) 0.647 -> 0.615, 6000 x 500 x 1025 (188, 0.97)
+// 0.237 -> 0.218, 3000 x 1000 x 1025 (192, 0.98) 0.219 -> 0.202, 6000 x 500 x 8191 1.352 -> 1.379
+// (the one loss). Under a wave it lost (1999 x 777 x 4567, 112 tiles: 0.455 -> 0.501; 3000 x 500 x
+// 4567, 96: 0.403 -> 0.502); C filling its tiles to less than 0.84 was not measured on this step.
+constexpr double kDmmaWsSplitMinUse = 0.84;
 // Few waves of 128x128 tiles that cover C exactly, long K: the ws tile whole waves and its last
 // (or lone) partial wave split (the tail split) or streamed (Stream-K, dmma_deep_ws_sk), whatever
 // the rule takes after. One H200, 2026-11-28 (docs/performance.md, "Tensor cores, twenty-seventh
@@ -813,10 +824,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C
-    // reuses the copy enough (operand_copied); else (an odd N against few
-    // rows of C, say) the register-path tiles, which read in place.
-    const bool deep =
-        deep_tiles && operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m);
+    // reuses the copy enough (operand_copied by CopyRule::dmma: along more
+    // than 192 rows or columns in a GEMM of 5e8 M·N·K or more); else (an odd
+    // N against few rows of C, say) the register-path tiles, which read in place.
+    const bool deep = deep_tiles && operand_aligned_or_copied<double, CopyRule::dmma>(m, k, n) &&
+                      operand_aligned_or_copied<double, CopyRule::dmma>(k, n, m);
     const RuleTile& mb = rt::kDoubleMmaBig;
     const RuleTile& msm = rt::kDoubleMmaSmall;
     const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
@@ -855,6 +867,13 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
       big_would_split =
           use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short;
+    }
+    // There, past a wave of the ws tile's 128x128 tiles that C fills well, from K = 1024: the ws tile
+    // (its partial last wave split in K where tail_split_plan splits it) rather than a split tile.
+    if (deep && big_would_split && sm90a && k >= kDmmaWsMinK && tiles_ws > ws_slots &&
+        use_of(rt::kDoubleMmaWs, tiles_ws, m, n) >= kDmmaWsSplitMinUse) {
+      if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why() + " (128x64 tiles would split)", why);
+      return chose(C::dmma_deep_ws, ws_why + " (128x64 tiles would split)", why);
     }
     if (deep && big_would_split) {
       const RuleTile& mbs = rt::kDoubleMmaBigSplitK;

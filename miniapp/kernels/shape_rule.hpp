@@ -188,7 +188,10 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// M*N fills at least 90% of the 128x64 tiles, their teams split by 1024 fill
 /// their waves of 2*`sms` to at least 90%, and the unsplit tiles are fewer
 /// than `sms`, or than 90% of the slots, or fill their waves to less than
-/// 80%), the split 64x64 deep tile (dmma_small_splitk_deep), but where the
+/// 80%), the split 64x64 deep tile (dmma_small_splitk_deep), but with
+/// `sm90a`, K >= kDmmaWsMinK and more 128x128 tiles than `sms` that C fills
+/// to at least kDmmaWsSplitMinUse (0.84), the warp-specialized 128x128 tile
+/// below (its tail split where tail_split_plan splits), and where the
 /// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
 /// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
 /// split into the slices that fill its waves (dmma_deep_wsplit); where the big
@@ -217,8 +220,8 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// more, split into those: dmma_mid_wsplit; without `deep_tiles`, the
 /// split 64x64 DMMA tile as before); the deep forms only where A's and B's
 /// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
-/// ones (operand_copied, aligned_operands.hpp: C reuses the copy along at
-/// least kOperandCopyMinReuse rows or columns). The SIMT steps ask for no
+/// ones (operand_copied<double, CopyRule::dmma>, aligned_operands.hpp: C
+/// reuses the copy enough). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT

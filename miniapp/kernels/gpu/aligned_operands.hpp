@@ -44,25 +44,64 @@ constexpr long round_up(const long n, const long m) { return (n + m - 1) / m * m
 /// does 2 x extent flops per element: below 1024 the copy's time is a
 /// sizeable part of the call's (H200, 2026-11-24: float and double
 /// 33 x 8191 x 65537, B copied for 33 rows of C: 20% and 23% of cuBLAS,
-/// against 67% and 68% reading B in place; docs/performance.md).
+/// against 67% and 68% reading B in place; docs/performance.md). The double
+/// cp.async DMMA tiles copy along fewer (CopyRule::dmma).
 inline constexpr long kOperandCopyMinReuse = 1024;
 
-/// Whether a contiguous `rows` x `cols` operand is copied: its rows are not
-/// 16-byte aligned (cols not a multiple of 16 / sizeof(T)) and C's extent
-/// `reuse` along which it is read is at least kOperandCopyMinReuse. The
-/// shape rule asks operand_aligned_or_copied (A: (m, k, n), B: (k, n, m))
-/// before choosing a tile that wants aligned rows.
-template <class T>
-constexpr bool operand_copied(const long rows, const long cols, const long reuse) {
-  return rows > 0 && cols > 0 && cols % detail::Chunk16<T>::width != 0 && reuse >= kOperandCopyMinReuse;
+/// The cp.async DMMA tiles' bounds (CopyRule::dmma): an operand reused along
+/// more than 192 rows or columns of C, in a GEMM of at least 5e8 M·N·K (1
+/// GFLOP), is copied too. Those tiles read unaligned rows in place far slower
+/// than the copy costs, and the copy lets the rule take them. One H200,
+/// 2026-11-29 (docs/performance.md, "Tensor cores, thirty-fourth round"),
+/// the rule's choice with the copy against in place, ms, same build: 6000 x
+/// 777 x 3001 1.016 -> 0.791, 3000 x 777 x 4567 0.829 -> 0.613, 4096 x 900 x
+/// 5001 1.352 -> 1.055, 300 x 8191 x 4096 0.745 -> 0.637, 3707 x 194 x 7611
+/// 0.574 -> 0.490, 303 x 696 x 3939 0.089 -> 0.075. Along 144-192 rows or
+/// columns the copy lost (8000 x 192 x 6001 0.670 -> 0.686, 192 x 6001 x
+/// 4000 0.360 -> 0.377, 8000 x 128 x 6001 0.411 -> 0.547), and under about
+/// 5e8 M·N·K its two launches cost more than they save (513^3 0.035 ->
+/// 0.049, 250 x 250 x 3001 0.034 -> 0.044, 207 x 306 x 75 0.018 -> 0.025).
+/// The SIMT double tiles ran slower with the copies (3000 x 500 x 4567
+/// 0.762 -> 0.907): they keep kOperandCopyMinReuse.
+inline constexpr long kDmmaCopyMinReuse = 193;
+inline constexpr double kDmmaCopyMinWork = 5e8;
+
+/// Which bounds decide an operand copy: the SIMT and wgmma tiles' (tiles:
+/// kOperandCopyMinReuse) or the double cp.async DMMA tiles' (dmma: also
+/// kDmmaCopyMinReuse with kDmmaCopyMinWork).
+enum class CopyRule { tiles, dmma };
+
+namespace detail {
+
+/// Whether C's extent `reuse` along which a `rows` x `cols` operand is read
+/// (rows x cols x reuse = M·N·K) reuses a copy of it enough, by rule R.
+template <CopyRule R>
+constexpr bool copy_pays(const long rows, const long cols, const long reuse) {
+  if (reuse >= kOperandCopyMinReuse) return true;
+  return R == CopyRule::dmma && reuse >= kDmmaCopyMinReuse &&
+         double(rows) * double(cols) * double(reuse) >= kDmmaCopyMinWork;
 }
 
-/// Whether the tiled kernels read a contiguous `rows` x `cols` operand, read
-/// along C's extent `reuse`, in 16-byte chunks: its rows are aligned (cols a
-/// multiple of 16 / sizeof(T)) or it is copied to aligned ones (operand_copied).
-template <class T>
+}  // namespace detail
+
+/// Whether a contiguous `rows` x `cols` operand is copied by the kernels of
+/// rule R: its rows are not 16-byte aligned (cols not a multiple of
+/// 16 / sizeof(T)) and C's extent `reuse` along which it is read reuses the
+/// copy enough (detail::copy_pays). The shape rule asks
+/// operand_aligned_or_copied (A: (m, k, n), B: (k, n, m)) before choosing a
+/// tile that wants aligned rows.
+template <class T, CopyRule R = CopyRule::tiles>
+constexpr bool operand_copied(const long rows, const long cols, const long reuse) {
+  return rows > 0 && cols > 0 && cols % detail::Chunk16<T>::width != 0 && detail::copy_pays<R>(rows, cols, reuse);
+}
+
+/// Whether the tiled kernels of rule R read a contiguous `rows` x `cols`
+/// operand, read along C's extent `reuse`, in 16-byte chunks: its rows are
+/// aligned (cols a multiple of 16 / sizeof(T)) or it is copied to aligned
+/// ones (operand_copied).
+template <class T, CopyRule R = CopyRule::tiles>
 constexpr bool operand_aligned_or_copied(const long rows, const long cols, const long reuse) {
-  return cols % detail::Chunk16<T>::width == 0 || operand_copied<T>(rows, cols, reuse);
+  return cols % detail::Chunk16<T>::width == 0 || operand_copied<T, R>(rows, cols, reuse);
 }
 
 namespace detail {
@@ -74,11 +113,11 @@ std::size_t padded_copy_bytes(const long rows, const long cols) {
   return std::size_t(round_up(rows * round_up(cols, Chunk16<T>::width) * long(sizeof(T)), 256));
 }
 
-/// The bytes of an operand copy (operand_copied): padded_copy_bytes; 0 when
-/// the operand is not copied.
-template <class T>
+/// The bytes of an operand copy (operand_copied by rule R): padded_copy_bytes;
+/// 0 when the operand is not copied.
+template <class T, CopyRule R>
 std::size_t operand_copy_bytes(const long rows, const long cols, const long reuse) {
-  return operand_copied<T>(rows, cols, reuse) ? padded_copy_bytes<T>(rows, cols) : 0;
+  return operand_copied<T, R>(rows, cols, reuse) ? padded_copy_bytes<T>(rows, cols) : 0;
 }
 
 }  // namespace detail
@@ -86,14 +125,14 @@ std::size_t operand_copy_bytes(const long rows, const long cols, const long reus
 /// Workspace of a team-tiled GPU variant with K chunk Kc (0: no split-K)
 /// for an m x n x k GEMM, in bytes: the split-K partials
 /// (splitk_workspace_bytes<T, Kc>), rounded up to 256, plus the aligned
-/// copies of A (m x k) and B (k x n) that operand_copied asks for (file comment);
-/// without Copies (a kernel that reads such operands in place), the
+/// copies of A (m x k) and B (k x n) that operand_copied<T, R> asks for (file
+/// comment); without Copies (a kernel that reads such operands in place), the
 /// partials alone. 0 when nothing is needed.
-template <class T, int Kc, bool Copies = true>
+template <class T, int Kc, bool Copies = true, CopyRule R = CopyRule::tiles>
 std::size_t tiled_gpu_workspace_bytes(const long m, const long n, const long k) {
   const std::size_t split = Kc > 0 ? splitk_workspace_bytes<T, Kc>(m, n, k) : 0;
   if constexpr (!Copies) return split;
-  const std::size_t copies = detail::operand_copy_bytes<T>(m, k, n) + detail::operand_copy_bytes<T>(k, n, m);
+  const std::size_t copies = detail::operand_copy_bytes<T, R>(m, k, n) + detail::operand_copy_bytes<T, R>(k, n, m);
   return copies == 0 ? split : std::size_t(detail::round_up(long(split), 256)) + copies;
 }
 
@@ -147,8 +186,8 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
 
 /// A and B of `args` as the kernel should read them. An operand that may be
 /// read in 16-byte chunks (base aligned, row stride a multiple of a chunk),
-/// or that C's other extent reuses fewer than kOperandCopyMinReuse times,
-/// is used in place. Otherwise, where args.work holds room for its copy past
+/// or that C reuses too little for a copy (operand_copied by rule R), is
+/// used in place. Otherwise, where args.work holds room for its copy past
 /// `used` bytes (the split-K partials; layout: file comment), the operand is
 /// copied there with a padded pitch (zeros in the padding) by one
 /// parallel_for on `space`, enqueued before the caller's kernel (so the copy
@@ -156,7 +195,7 @@ OperandView<T> copy_operand(const Space& space, const ConstMatrix<T, Space>& src
 /// workspace sized for another shape, or a strided view that
 /// tiled_gpu_workspace_bytes cannot foresee) the operand is used in place,
 /// element by element: correct, slower. Asynchronous.
-template <class Space, class T>
+template <class Space, class T, CopyRule R = CopyRule::tiles>
 struct AlignedOperands {
   OperandView<T> a, b;
 
@@ -168,9 +207,9 @@ struct AlignedOperands {
     char* const base = args.work.data();
     const std::size_t have = args.work.extent(0);
     std::size_t at = std::size_t(detail::round_up(long(used), 256));
-    // Copied only where the copy is reused enough (kOperandCopyMinReuse: N for A, M for B).
-    if (!a.vec && N >= kOperandCopyMinReuse) a = detail::copy_operand(space, args.A, M, K, base, have, at, a);
-    if (!b.vec && M >= kOperandCopyMinReuse) b = detail::copy_operand(space, args.B, K, N, base, have, at, b);
+    // Copied only where the copy is reused enough (copy_pays: along N for A, M for B).
+    if (!a.vec && detail::copy_pays<R>(M, K, N)) a = detail::copy_operand(space, args.A, M, K, base, have, at, a);
+    if (!b.vec && detail::copy_pays<R>(K, N, M)) b = detail::copy_operand(space, args.B, K, N, base, have, at, b);
   }
 };
 

@@ -195,13 +195,13 @@ struct StreamK : Cfg {
 };
 
 /// Workspace of gemm_tiled_mma<Cfg> for an m x n x k GEMM of T, in bytes:
-/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>, with a
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async, CopyRule::dmma>, with a
 /// TailSplit or StreamK Cfg its partial tiles first (tail_split_workspace_bytes,
 /// stream_k_workspace_bytes: the most any plan of theirs writes; rounded up
 /// to 256 bytes) and the operand copies after them.
 template <class Cfg, class T>
 std::size_t mma_workspace_bytes(const long m, const long n, const long k) {
-  const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(m, n, k);
+  const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async, CopyRule::dmma>(m, n, k);
   if constexpr (!Cfg::tail_split && !Cfg::stream_k) {
     return rest;
   } else {
@@ -782,7 +782,7 @@ struct SwizzledTile {
 /// 0: C is not read. A split-K Cfg needs args.work of
 /// splitk_workspace_bytes<T, Cfg::split_kc>(M, N, K) bytes (16-byte
 /// aligned); a smaller one is a std::runtime_error (SplitKPlan). With
-/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async>(M, N, K) bytes,
+/// tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async, CopyRule::dmma>(M, N, K) bytes,
 /// a cp.async Cfg first copies an operand whose rows are not 16-byte
 /// aligned to an aligned one there (AlignedOperands, in the call's time).
 /// A TailSplit Cfg with mma_workspace_bytes<Cfg, T>(M, N, K) bytes splits
@@ -837,8 +837,8 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
-  const AlignedOperands<Space, T> ops(space, args,
-                                      Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
+  const AlignedOperands<Space, T, CopyRule::dmma> ops(
+      space, args, Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
   params.scratch_bytes = Scratch::bytes;
   params.tail_head = sk.active() ? sk.head : tail.head;
