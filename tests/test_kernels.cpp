@@ -344,13 +344,20 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");
       CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K, N < 1024
-      // the 64x64 split tile at three teams per SM, also where the 128x64 tile would split (twelfth round)
+      // the 64x64 split tile at three teams per SM, also where the 128x64 tile would split (twelfth
+      // round), but with the ws tile past a wave of 128x128 tiles filled to 0.84 (thirty-fourth round;
+      // 1500^2: 144 tiles, on 132 SMs with the tail split)
       CHECK(tag(double(0), 100, 100, 300000) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
-      CHECK(tag(double(0), 1500, 1500, 8192) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
-      // K in one slice: the same deep tile unsplit (twenty-ninth round); odd N and K against under 1024
-      // rows and columns (not copied): the register-path tile
+      if (!ws)
+        CHECK(tag(double(0), 1500, 1500, 8192) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      else if (sms == 132)
+        CHECK(tag(double(0), 1500, 1500, 8192) == "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8 tail");
+      // K in one slice: the same deep tile unsplit (twenty-ninth round); odd N and K copied (along
+      // more than 192 rows and columns, 1.0e9 M·N·K: CopyRule::dmma) the same; under 5e8 M·N·K not
+      // copied: the register-path tile (few tiles: its wave split)
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
-      CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 sw8");
+      CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      CHECK(tag(double(0), 701, 703, 999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 wsplit128");
       // Few tiles, K 257-16384: K split into the slices that fill the waves (thirtieth round), on the
       // deep tile and (odd N and K, not copied) on the register path.
       CHECK(tag(double(0), 100, 100, 1000) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 wsplit128");

@@ -1164,6 +1164,13 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep);
   CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
   CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep);
+  // Copied by these bounds alone (under 1024 rows or columns) where the 96x96 tile would take them
+  // (its split, 96x96 no emptier than 64x64): read in place, the register path's choice.
+  CHECK(h200_double(513, 1025, 2049) == C::dmma_small_splitk);
+  CHECK(h200_double(555, 555, 5555) == C::dmma_small_splitk);
+  CHECK(h200_double(377, 817, 3382) == C::dmma_small_reg_wsplit);
+  CHECK(h200_double(556, 556, 5556) == C::dmma_mid_splitk_deep);  // aligned: the 96x96 tile
+  CHECK(h200_double(700, 900, 3001) == C::dmma_small_splitk_deep);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47 over a large C: the DMMA 128x64 tile on m16n8k8", "[rule]") {

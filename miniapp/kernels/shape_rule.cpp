@@ -806,6 +806,153 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   return chose(c, "3xTF32 on wgmma, 128x128 tiles: " + split + tail, why);
 }
 
+namespace {
+
+/// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
+/// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
+GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, bool deep, bool sm90a, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  const std::size_t elem = sizeof(double);
+  const RuleTile& mb = rt::kDoubleMmaBig;
+  const RuleTile& msm = rt::kDoubleMmaSmall;
+  const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
+  const long tiles_mb = tiles_of(mb, m, n);
+  const double use_mb = use_of(mb, tiles_mb, m, n);
+  const long slots = kDmmaTeamsPerSm * sms;
+  const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
+  const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(slots) && k_splits;
+  const std::string ws_why =
+      "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 cp.async stages";
+  const long tiles_ws = tiles_of(rt::kDoubleMmaWs, m, n), ws_slots = rt::kDmmaWsTeamsPerSm * sms;
+  const TailSplitPlan tail = tail_split_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile);
+  const auto tail_why = [&] {
+    return ws_why + ", the last wave's " + std::to_string(tail.tiles) + " tiles split into " +
+           std::to_string(tail.slices) + " K slices";
+  };
+  if (deep && sm90a && m % rt::kDoubleMmaWs.bm == 0 && n % rt::kDoubleMmaWs.bn == 0 && k >= kDmmaSkMinK &&
+      k <= kDmmaSkMaxK && tiles_ws < kDmmaSkMaxWaves * ws_slots) {
+    if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
+    const StreamKPlan sk = stream_k_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile, rt::kDmmaWsStages);
+    if (sk.active() && 2L * sk.team_iters <= sk.tile_iters)
+      return chose(C::dmma_deep_ws_sk,
+                   ws_why + ", C in whole tiles: the last " + std::to_string(sk.tiles) +
+                       " tiles' K tiles streamed over " + std::to_string(sk.teams) + " teams",
+                   why);
+  }
+  if (deep_tiles)
+    if (const C c = small_waves_choice(deep, m, n, k, elem, sms, why); c != C::none) return c;
+  // Where the 128x64 tile would split (its split's teams fill their waves, its own tiles end short):
+  // the deep 64x64 tile split (or the deep big tile's wave split); with the operands read in place,
+  // the register-path 64x64 tile split by 1024 where its tiles fill at most kDmmaRegSplitMaxWaves
+  // waves and the steps below would leave it unsplit (reg_split).
+  bool big_would_split = false;
+  if (k_splits) {
+    const long teams = tiles_mb * splitk_slices(m, n, k, rt::kDoubleMmaBigSplitK.split_kc, elem);
+    const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
+    big_would_split =
+        use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short;
+  }
+  // There, past a wave of the ws tile's 128x128 tiles that C fills well, from K = 1024: the ws tile
+  // (its partial last wave split in K where tail_split_plan splits it) rather than a split tile.
+  if (deep && big_would_split && sm90a && k >= kDmmaWsMinK && tiles_ws > ws_slots &&
+      use_of(rt::kDoubleMmaWs, tiles_ws, m, n) >= kDmmaWsSplitMinUse) {
+    if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why() + " (128x64 tiles would split)", why);
+    return chose(C::dmma_deep_ws, ws_why + " (128x64 tiles would split)", why);
+  }
+  if (deep && big_would_split) {
+    const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
+    if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
+      return chose(C::dmma_deep_wsplit,
+                   "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: " +
+                       waves_split_text(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
+                       " (long K over very few tiles)",
+                   why);
+    return chose(C::dmma_small_splitk_deep,
+                 "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
+                 "3 cp.async stages",
+                 why);
+  }
+  const long tiles_ms = tiles_of(ms, m, n);
+  const bool reg_split = !deep && big_would_split && tiles_ms <= kDmmaRegSplitMaxWaves * double(slots);
+  if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
+      dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
+          kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
+    if (deep && k <= kDmmaShortK)
+      return chose(
+          C::dmma_deep_k8,
+          "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " + std::to_string(kDmmaShortK), why);
+    if (deep && k <= kDmmaMidK && tiles_mb >= slots)
+      return chose(C::dmma_deep_k8,
+                   "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
+                       std::to_string(kDmmaMidK) + " over a wave of tiles",
+                   why);
+    if (deep && sm90a && k >= kDmmaWsMinK && tiles_ws >= kDmmaWsMinWaves * sms) {
+      if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
+      return chose(C::dmma_deep_ws, ws_why, why);
+    }
+    return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
+                : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
+  }
+  // Split where the 64x64 tiles leave team slots empty, or (ragged) fill
+  // them but end in a wave so partial that the split's waves are faster
+  // (1500 x 1500 x 8192: 576 tiles on 264 slots, 2.2 waves in 3).
+  const bool few = tiles_ms < slots;
+  const bool ragged = !few && split_wave_time(ms, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
+                                  kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
+  if ((few || ragged) && k_splits) {
+    const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
+    if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack)) {
+      const std::string lead = std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves");
+      const std::string head = lead + ", 96x96 no emptier than 64x64: K split ";
+      if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves,
+                          kWaveSplitMaxTileShare))
+        return chose(C::dmma_mid_wsplit,
+                     head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
+                         " slices filling the waves (long K over few tiles), 4 cp.async stages",
+                     why);
+      // The split by 1024 unless its teams fill a wave of two per SM and the split 64x64 deep tile's
+      // waves are estimated at most kDmmaSmallOverMidGain of its own (split_wave_time: two teams per
+      // SM against three).
+      const long mid_teams =
+          tiles_of(rt::kDoubleMmaMidSplitK, m, n) * splitk_slices(m, n, k, rt::kDoubleMmaMidSplitK.split_kc, elem);
+      if (mid_teams < slots ||
+          split_wave_time(ms, m, n, k, rt::kDmmaSmallDeepTeamsPerSm, sms, elem) >
+              kDmmaSmallOverMidGain * split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem))
+        return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
+      return chose(C::dmma_small_splitk_deep,
+                   lead +
+                       ", 64x64 at three teams per SM estimated faster than 96x96: K split by 1024, 3 cp.async "
+                       "stages",
+                   why);
+    }
+    return deep ? chose(C::dmma_small_splitk_deep,
+                        "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)
+                : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);
+  }
+  // K in one slice (K <= 1024): where the deep tiles run, the 64x64 deep tile at three teams per SM
+  // (the split form, one slice here) rather than the register-path 64x64 tile at two. One H200,
+  // 2026-11-28 (docs/performance.md, "Tensor cores, twenty-ninth round"), `tile: auto`, ms, register
+  // -> deep: 1000^3 0.082 -> 0.068 (cuBLAS DGEMM 0.059), 1234 x 778 x 1000 0.080 -> 0.069, 2000 x 500
+  // x 1000 0.083 -> 0.066, 1500^2 x 1000 0.173 -> 0.137 (576 tiles: ragged waves); whole tiles tie
+  // (1024^3: 0.067 -> 0.066).
+  if (deep && !k_splits)
+    return chose(C::dmma_small_splitk_deep,
+                 "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)", why);
+  // K splits, but neither few tiles nor ragged waves: the 64x64 deep tile unsplit at three teams per
+  // SM (4959 x 287 x 6412: 390 tiles on 396 slots, one wave; at two per SM on the register path,
+  // 1.5 waves).
+  if (deep)
+    return chose(C::dmma_small_deep, "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages", why);
+  if (reg_split)
+    return chose(C::dmma_small_splitk,
+                 "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)",
+                 why);
+  return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
+}
+
+}  // namespace
+
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores, bool deep_tiles, bool sm90a, double mem_bandwidth) {
   using C = GpuRuleChoice;
@@ -829,142 +976,14 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // N against few rows of C, say) the register-path tiles, which read in place.
     const bool deep = deep_tiles && operand_aligned_or_copied<double, CopyRule::dmma>(m, k, n) &&
                       operand_aligned_or_copied<double, CopyRule::dmma>(k, n, m);
-    const RuleTile& mb = rt::kDoubleMmaBig;
-    const RuleTile& msm = rt::kDoubleMmaSmall;
-    const RuleTile& ms = rt::kDoubleMmaSmallSplitK;
-    const long tiles_mb = tiles_of(mb, m, n);
-    const double use_mb = use_of(mb, tiles_mb, m, n);
-    const long slots = kDmmaTeamsPerSm * sms;
-    const bool k_splits = splitk_slices(m, n, k, ms.split_kc, elem) > 1;
-    const bool big_sparse = tiles_mb < kDmmaBigMinFill * double(slots) && k_splits;
-    const std::string ws_why =
-        "FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer warpgroup), 4 cp.async stages";
-    const long tiles_ws = tiles_of(rt::kDoubleMmaWs, m, n), ws_slots = rt::kDmmaWsTeamsPerSm * sms;
-    const TailSplitPlan tail = tail_split_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile);
-    const auto tail_why = [&] {
-      return ws_why + ", the last wave's " + std::to_string(tail.tiles) + " tiles split into " +
-             std::to_string(tail.slices) + " K slices";
-    };
-    if (deep && sm90a && m % rt::kDoubleMmaWs.bm == 0 && n % rt::kDoubleMmaWs.bn == 0 && k >= kDmmaSkMinK &&
-        k <= kDmmaSkMaxK && tiles_ws < kDmmaSkMaxWaves * ws_slots) {
-      if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
-      const StreamKPlan sk = stream_k_plan(tiles_ws, k, ws_slots, rt::kDmmaWsKTile, rt::kDmmaWsStages);
-      if (sk.active() && 2L * sk.team_iters <= sk.tile_iters)
-        return chose(C::dmma_deep_ws_sk,
-                     ws_why + ", C in whole tiles: the last " + std::to_string(sk.tiles) + " tiles' K tiles streamed over " +
-                         std::to_string(sk.teams) + " teams",
-                     why);
-    }
-    if (deep_tiles)
-      if (const C c = small_waves_choice(deep, m, n, k, elem, sms, why); c != C::none) return c;
-    // Where the 128x64 tile would split (its split's teams fill their waves, its own tiles end short):
-    // the deep 64x64 tile split (or the deep big tile's wave split); with the operands read in place,
-    // the register-path 64x64 tile split by 1024 where its tiles fill at most kDmmaRegSplitMaxWaves
-    // waves and the steps below would leave it unsplit (reg_split).
-    bool big_would_split = false;
-    if (k_splits) {
-      const long teams = tiles_mb * splitk_slices(m, n, k, rt::kDoubleMmaBigSplitK.split_kc, elem);
-      const bool unsplit_short = tiles_mb < sms || big_sparse || wave_fill(tiles_mb, slots) < kBigMaxRaggedFill;
-      big_would_split =
-          use_mb >= kDmmaDeepSplitMinUse && wave_fill(teams, slots) >= kDmmaDeepSplitMinFill && unsplit_short;
-    }
-    // There, past a wave of the ws tile's 128x128 tiles that C fills well, from K = 1024: the ws tile
-    // (its partial last wave split in K where tail_split_plan splits it) rather than a split tile.
-    if (deep && big_would_split && sm90a && k >= kDmmaWsMinK && tiles_ws > ws_slots &&
-        use_of(rt::kDoubleMmaWs, tiles_ws, m, n) >= kDmmaWsSplitMinUse) {
-      if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why() + " (128x64 tiles would split)", why);
-      return chose(C::dmma_deep_ws, ws_why + " (128x64 tiles would split)", why);
-    }
-    if (deep && big_would_split) {
-      const RuleTile& mbs = rt::kDoubleMmaBigSplitK;
-      if (dmma_wave_split(mbs, rt::kDoubleMmaBigWaves, m, n, k, elem, sms, 1, kDeepWaveSplitMaxTileShare))
-        return chose(C::dmma_deep_wsplit,
-                     "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages: " +
-                         waves_split_text(rule_split(rt::kDoubleMmaBigWaves, m, n, k, elem, slots).slices) +
-                         " (long K over very few tiles)",
-                     why);
-      return chose(C::dmma_small_splitk_deep,
-                   "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles at three teams per SM, K split by 1024, "
-                   "3 cp.async stages",
-                   why);
-    }
-    const long tiles_ms = tiles_of(ms, m, n);
-    const bool reg_split = !deep && big_would_split && tiles_ms <= kDmmaRegSplitMaxWaves * double(slots);
-    if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
-        dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
-            kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
-      if (deep && k <= kDmmaShortK)
-        return chose(C::dmma_deep_k8,
-                     "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
-                         std::to_string(kDmmaShortK),
-                     why);
-      if (deep && k <= kDmmaMidK && tiles_mb >= slots)
-        return chose(C::dmma_deep_k8,
-                     "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
-                         std::to_string(kDmmaMidK) + " over a wave of tiles",
-                     why);
-      if (deep && sm90a && k >= kDmmaWsMinK && tiles_ws >= kDmmaWsMinWaves * sms) {
-        if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
-        return chose(C::dmma_deep_ws, ws_why, why);
-      }
-      return deep ? chose(C::dmma_deep, "FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages", why)
-                  : chose(C::dmma_big, "FP64 tensor cores, 128x64 tiles", why);
-    }
-    // Split where the 64x64 tiles leave team slots empty, or (ragged) fill
-    // them but end in a wave so partial that the split's waves are faster
-    // (1500 x 1500 x 8192: 576 tiles on 264 slots, 2.2 waves in 3).
-    const bool few = tiles_ms < slots;
-    const bool ragged = !few && split_wave_time(ms, m, n, k, kDmmaTeamsPerSm, sms, elem) <=
-                                    kSplitWaveGain * split_wave_time(msm, m, n, k, kDmmaTeamsPerSm, sms, elem);
-    if ((few || ragged) && k_splits) {
-      const std::string tiles_why = few ? "few 64x64 tiles" : "64x64 tiles in ragged waves";
-      if (deep && mid_split_pays(rt::kDoubleMmaMidSplitK, ms, m, n, k, elem, sms, kDmmaMidSlack)) {
-        const std::string lead =
-            std::string("FP64 tensor cores, ") + (few ? "few tiles" : "64x64 tiles in ragged waves");
-        const std::string head = lead + ", 96x96 no emptier than 64x64: K split ";
-        if (dmma_wave_split(rt::kDoubleMmaMidSplitK, rt::kDoubleMmaMidWaves, m, n, k, elem, sms, kMidWaveSplitMinWaves,
-                            kWaveSplitMaxTileShare))
-          return chose(C::dmma_mid_wsplit,
-                       head + "into " + std::to_string(rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, slots).slices) +
-                           " slices filling the waves (long K over few tiles), 4 cp.async stages",
-                       why);
-        // The split by 1024 unless its teams fill a wave of two per SM and the split 64x64 deep tile's
-        // waves are estimated at most kDmmaSmallOverMidGain of its own (split_wave_time: two teams per
-        // SM against three).
-        const long mid_teams =
-            tiles_of(rt::kDoubleMmaMidSplitK, m, n) * splitk_slices(m, n, k, rt::kDoubleMmaMidSplitK.split_kc, elem);
-        if (mid_teams < slots ||
-            split_wave_time(ms, m, n, k, rt::kDmmaSmallDeepTeamsPerSm, sms, elem) >
-                kDmmaSmallOverMidGain * split_wave_time(rt::kDoubleMmaMidSplitK, m, n, k, kDmmaTeamsPerSm, sms, elem))
-          return chose(C::dmma_mid_splitk_deep, head + "by 1024, 4 cp.async stages", why);
-        return chose(C::dmma_small_splitk_deep,
-                     lead + ", 64x64 at three teams per SM estimated faster than 96x96: K split by 1024, 3 cp.async "
-                            "stages",
-                     why);
-      }
-      return deep ? chose(C::dmma_small_splitk_deep,
-                          "FP64 tensor cores, " + tiles_why + ": K split by 1024, 3 cp.async stages", why)
-                  : chose(C::dmma_small_splitk, "FP64 tensor cores, " + tiles_why + ": K split by 1024", why);
-    }
-    // K in one slice (K <= 1024): where the deep tiles run, the 64x64 deep tile at three teams per SM
-    // (the split form, one slice here) rather than the register-path 64x64 tile at two. One H200,
-    // 2026-11-28 (docs/performance.md, "Tensor cores, twenty-ninth round"), `tile: auto`, ms, register
-    // -> deep: 1000^3 0.082 -> 0.068 (cuBLAS DGEMM 0.059), 1234 x 778 x 1000 0.080 -> 0.069, 2000 x 500
-    // x 1000 0.083 -> 0.066, 1500^2 x 1000 0.173 -> 0.137 (576 tiles: ragged waves); whole tiles tie
-    // (1024^3: 0.067 -> 0.066).
-    if (deep && !k_splits)
-      return chose(C::dmma_small_splitk_deep,
-                   "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)", why);
-    // K splits, but neither few tiles nor ragged waves: the 64x64 deep tile unsplit at three teams per
-    // SM (4959 x 287 x 6412: 390 tiles on 396 slots, one wave; at two per SM on the register path,
-    // 1.5 waves).
-    if (deep)
-      return chose(C::dmma_small_deep, "FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages", why);
-    if (reg_split)
-      return chose(C::dmma_small_splitk,
-                   "FP64 tensor cores, 128x64 tiles would split: 64x64 tiles, K split by 1024 (operands read in place)",
-                   why);
-    return chose(C::dmma_small, "FP64 tensor cores, 64x64 tiles", why);
+    const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
+    // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
+    // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).
+    const bool below_tiles_bound =
+        !(operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m));
+    if (deep && below_tiles_bound && (c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
+      return dmma_choice(m, n, k, sms, deep_tiles, false, sm90a, why);
+    return c;
   }
   const RuleTile& big = is_double ? rt::kDoubleBig : rt::kFloatBig;
   const RuleTile& big_split = is_double ? rt::kDoubleBigSplitK : rt::kFloatBigSplitK;

@@ -61,8 +61,11 @@ inline constexpr long kOperandCopyMinReuse = 1024;
 /// 4000 0.360 -> 0.377, 8000 x 128 x 6001 0.411 -> 0.547), and under about
 /// 5e8 M·N·K its two launches cost more than they save (513^3 0.035 ->
 /// 0.049, 250 x 250 x 3001 0.034 -> 0.044, 207 x 306 x 75 0.018 -> 0.025).
-/// The SIMT double tiles ran slower with the copies (3000 x 500 x 4567
-/// 0.762 -> 0.907): they keep kOperandCopyMinReuse.
+/// Where the shape rule would then take the 96x96 DMMA tile it reads such
+/// operands in place instead (513 x 1025 x 2049 0.120 -> 0.134 with the copy
+/// on that tile, 377 x 817 x 3382 0.098 -> 0.128, 555 x 555 x 5555 0.158 ->
+/// 0.178). The SIMT double tiles ran slower with the copies (3000 x 500 x
+/// 4567 0.762 -> 0.907): they keep kOperandCopyMinReuse.
 inline constexpr long kDmmaCopyMinReuse = 193;
 inline constexpr double kDmmaCopyMinWork = 5e8;
 
