@@ -117,7 +117,10 @@ constexpr long kDmmaWsMinWaves = 2;
 // x 16001 4.839 -> 4.029 (3.748), 2500 x 1000 x 3001 (160, 0.95) 0.434 -> 0.365 (0.446), 4000 x
 // 777 x 2049 0.463 -> 0.437, 3000 x 777 x 4567 (168) 0.647 -> 0.615, 6000 x 500 x 1025 (188, 0.97)
 // 0.237 -> 0.218, 3000 x 1000 x 1025 (192, 0.98) 0.219 -> 0.202, 6000 x 500 x 8191 1.352 -> 1.379
-// (the one loss). Under a wave it lost (1999 x 777 x 4567, 112 tiles: 0.455 -> 0.501; 3000 x 500 x
+// (the one loss there). On 24 aligned shapes the step takes (call 2): 19 faster by 1-23% (10000 x
+// 256 x 8192 1.009 -> 0.778, 1500^2 x 8192 0.834 -> 0.760), 5 slower by 3-8% (1000 x 3000 and 3000
+// x 1000 from K 4096: 3000 x 1000 x 30000 3.916 -> 4.217); on 10 drawn at random after (call 3) 9
+// faster by 3-23%. Under a wave it lost (1999 x 777 x 4567, 112 tiles: 0.455 -> 0.501; 3000 x 500 x
 // 4567, 96: 0.403 -> 0.502); C filling its tiles to less than 0.84 was not measured on this step.
 constexpr double kDmmaWsSplitMinUse = 0.84;
 // Few waves of 128x128 tiles that cover C exactly, long K: the ws tile whole waves and its last
