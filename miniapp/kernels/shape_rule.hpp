@@ -221,7 +221,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// split 64x64 DMMA tile as before); the deep forms only where A's and B's
 /// rows are 16-byte aligned (K, N even) or the kernel copies them to aligned
 /// ones (operand_copied<double, CopyRule::dmma>, aligned_operands.hpp: C
-/// reuses the copy enough). The SIMT steps ask for no
+/// reuses the copy enough), but not where an operand copied by those bounds
+/// alone (under kOperandCopyMinReuse) would go to the 96x96 DMMA tile: the
+/// register-path steps then, as in place. The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
