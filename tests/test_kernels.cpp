@@ -332,7 +332,10 @@ void check_gpu_shape_rule() {
       const std::string big = ws ? ws_tag : "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8";
       CHECK(tag(double(0), 8192, 8192, 8192) == big);
       CHECK(tag(double(0), 8192, 8191, 8192) == big);  // odd N: copied
-      CHECK(tag(double(0), 8192, 8192, 512) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");  // K < 1024
+      // K <= 768: the 64x64 deep tile at three teams per SM (thirty-fifth round); K 769-1023 without
+      // the ws tile: the 128x64 one
+      CHECK(tag(double(0), 8192, 8192, 512) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      if (!ws) CHECK(tag(double(0), 8192, 8192, 1000) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
       // 1024^2 x 4096: 64 tiles of 128x128, C in whole tiles; streamed where the plan (one team per SM,
       // K tiles of 16, 4 stages) streams this device's last wave in runs of at most half a tile.
       const long sms = mmapp::gpu_sm_estimate(Space());
@@ -340,7 +343,15 @@ void check_gpu_shape_rule() {
       if (ws && 64 < 4 * sms && !mmapp::tail_split_plan(64, 4096, sms, 16).active() && sk.active() &&
           2 * sk.team_iters <= sk.tile_iters)
         CHECK(tag(double(0), 1024, 1024, 4096) == "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8 sk");
-      CHECK(tag(double(0), 16384, 16384, 64) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");  // short K
+      CHECK(tag(double(0), 16384, 16384, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");  // short K
+      // The 128x64 tiles in one wave, the 64x64 ones in more (132 SMs: 256 tiles, 512): the 128x64
+      // tile, on m16n8k8 up to K 128; odd operands left in place under 5e8 M·N·K where the 64x64
+      // tiles fill one wave of three per SM, more than one of two (450 x 2501: 320): the deep tile.
+      if (sms == 132) {
+        CHECK(tag(double(0), 128, 16384, 128) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");
+        CHECK(tag(double(0), 128, 16384, 300) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
+        CHECK(tag(double(0), 450, 2501, 399) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      }
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");
       CHECK(tag(double(0), 96, 96, 499999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 splitk1024");  // odd K, N < 1024

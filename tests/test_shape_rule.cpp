@@ -315,8 +315,6 @@ TEST_CASE("GPU shape rule with FP64 tensor cores: DMMA past the GEMV-like shapes
 TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for short K", "[rule]") {
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
-  const std::string kDeepK8Mid =
-      "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 384 over a wave of tiles";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
   const std::string kDeepOneSlice =
       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)";
@@ -460,16 +458,21 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 1023, 4097, 119, 132, C::dmma_big, kDmmaBig},  // 4.99e8 M·N·K
       {true, 1023, 4097, 4096, 132, C::dmma_deep, kDeep},
       {true, 96, 98, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
-      // Short K (at most 128; at most 384 over a wave of 128x64 tiles): the big deep tile on
-      // m16n8k8; past it, m16n8k4.
-      {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 16383, 16385, 127, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 8192, 8192, 128, 132, C::dmma_deep_k8, kDeepK8},
-      {true, 8192, 8192, 129, 132, C::dmma_deep_k8, kDeepK8Mid},
-      {true, 8192, 8192, 384, 132, C::dmma_deep_k8, kDeepK8Mid},
-      {true, 8192, 8192, 385, 132, C::dmma_deep, kDeep},
-      {true, 2048, 2048, 200, 132, C::dmma_deep_k8, kDeepK8Mid},  // 512 tiles >= 264 slots
-      {true, 128, 16384, 300, 132, C::dmma_deep, kDeep},          // 256 tiles: under a wave
+      // K up to 768 (one slice) where the big deep tile would run: the 64x64 deep tile at three
+      // teams per SM (thirty-fifth round); past 768 the big one. But where the 128x64 tiles fit one
+      // wave of 264 slots and the 64x64 tiles take more than one of 396: the big tile, on m16n8k8
+      // up to K 128.
+      {true, 16384, 16384, 64, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 16383, 16385, 127, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 8192, 8192, 384, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 8192, 8192, 768, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 8192, 8192, 769, 132, C::dmma_deep, kDeep},
+      {true, 2048, 2048, 200, 132, C::dmma_small_splitk_deep, kDeepOneSlice},  // 512 128x64 tiles > 264
+      {true, 128, 16384, 300, 132, C::dmma_deep, kDeep},                       // 256 128x64 tiles, 512 64x64 ones
+      {true, 1024, 2048, 700, 132, C::dmma_deep, kDeep},                       // 256, 512
+      {true, 128, 16384, 128, 132, C::dmma_deep_k8, kDeepK8},                  // 256, 512
+      {true, 128, 16384, 129, 132, C::dmma_deep, kDeep},
+      {true, 768, 2048, 700, 132, C::dmma_small_splitk_deep, kDeepOneSlice},  // 384 64x64 tiles: one wave
       // Few big tiles (half a wave), 260 small tiles < 2 x 132 slots: split; 96x96 tiles cover 1.2%
       // more cells than 64x64 ones (<= 5%), but 117 of them x 5 slices (chunk 896) take 3 waves of
       // 264 (3 x 2 x 96^2 x 896), the 64x64 tile's 1300 teams 4 waves of 396 (4 x 3 x 64^2 x 896,
@@ -492,9 +495,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {false, 300, 300, 300, 132, C::small, kSmall},
   };
   check(cases, true, true);
-  // With the sm_90a tiles, where the big deep tile would run with K >= 1024 and at least two waves
-  // of 128x128 tiles (264 on 132 SMs): the warp-specialized 128x128 tile; not at K 1023 or 512,
-  // nor over 256 tiles (2000^2 or 2048^2: 16 x 16), nor where the rule splits or K <= 128.
+  // With the sm_90a tiles, where the big deep tile would run (K >= 769) and at least two waves of
+  // 128x128 tiles (264 on 132 SMs): the warp-specialized 128x128 tile; not over 256 tiles (2000^2
+  // or 2048^2: 16 x 16), nor where the rule splits, nor at K <= 768 (the 64x64 deep tile).
   const std::string kWs = "shape rule: FP64 tensor cores, 128x128x16 tiles on m16n8k16, warp-specialized (a producer "
                           "warpgroup), 4 cp.async stages";
   // Where its last wave is at most half full, that wave's tiles split in K (tail_split_plan: S =
@@ -521,9 +524,13 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 2304, 2304, 4096, 132, C::dmma_deep_ws_tail, tail(60, 2)},  // 18 x 18 = 324 tiles >= 264
       {true, 2048, 2048, 4096, 132, C::dmma_deep, kDeep},                // 256 tiles: under two waves
       {true, 2304, 2304, 4096, 170, C::dmma_deep, kDeep},                // 324 < 340
-      {true, 8192, 8192, 1023, 132, C::dmma_deep, kDeep},
-      {true, 6000, 6000, 300, 132, C::dmma_deep_k8, kDeepK8Mid},
-      {true, 16384, 16384, 64, 132, C::dmma_deep_k8, kDeepK8},
+      {true, 8192, 8192, 1023, 132, C::dmma_deep_ws_tail, tail(4, 7)},   // from K 769 (thirty-fifth round)
+      {true, 8192, 8192, 769, 132, C::dmma_deep_ws_tail, tail(4, 6)},
+      {true, 3000, 3000, 1000, 132, C::dmma_deep_ws_tail, tail(48, 2)},  // 576 = 4 x 132 + 48
+      {true, 2000, 2000, 900, 132, C::dmma_deep, kDeep},                 // 256 tiles: under two waves
+      {true, 8192, 8192, 768, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 6000, 6000, 300, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 16384, 16384, 64, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
       // Where the 128x64 tile would split, more 128x128 tiles than SMs filled to 0.84 (144, 0.95):
       // the ws tile, its last wave split (thirty-fourth round).
       {true, 1500, 1500, 8192, 132, C::dmma_deep_ws_tail, tail(12, 11) + " (128x64 tiles would split)"},
@@ -1155,15 +1162,29 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   // 224 tiles of 128x128 on 132 slots: the tail (92 tiles) too full to split; the ws tile whole.
   CHECK(h200_double(4000, 777, 2049) == C::dmma_deep_ws);
   // Under a wave of 128x128 tiles (1999 x 777: 112), or C filling them to less than 0.84 (8000 x
-  // 320: 189 tiles, 0.83), or K under 1024: the split 64x64 deep tile as before.
+  // 320: 189 tiles, 0.83): the split 64x64 deep tile as before. K in one slice: the 64x64 deep tile
+  // up to 768; past it the ws tile where the big tile would run (329 tiles: two waves or more).
   CHECK(h200_double(1999, 777, 4568) == C::dmma_small_splitk_deep);
   CHECK(h200_double(8000, 320, 4096) == C::dmma_small_splitk_deep);
-  CHECK(h200_double(6000, 777, 1000) != C::dmma_deep_ws_tail);
+  CHECK(h200_double(6000, 777, 768) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(6000, 777, 1000) == C::dmma_deep_ws_tail);
   // The copy's bounds: along 192 columns, or under 5e8 M·N·K, A stays in place (the register path).
   CHECK(h200_double(4097, 192, 4097) == C::dmma_small_splitk);
   CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep);
   CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
   CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep);
+  // Left in place, K 112-768, 64x64 tiles in one wave of three per SM (396) but more than one of two
+  // (264): the deep 64x64 tile, reading them in place (thirty-fifth round).
+  const std::vector<std::array<long, 3>> in_place{{450, 2501, 399}, {480, 2689, 377}, {2000, 601, 377},
+                                                  {900, 1201, 301}, {150, 7001, 300}, {960, 1345, 112}};
+  for (const auto& [m, n, k] : in_place) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep);
+    CHECK(why.find("read in place") != std::string::npos);
+  }
+  CHECK(h200_double(640, 1283, 480) == C::dmma_small);  // 210 tiles: one wave of two per SM
+  CHECK(h200_double(1700, 1001, 255) == C::dmma_big);   // 432 tiles: more than one wave of three
+  CHECK(h200_double(960, 1345, 111) == C::dmma_big);    // K < 112: the register path
   // Copied by these bounds alone (under 1024 rows or columns) where the 96x96 tile would take them
   // (its split, 96x96 no emptier than 64x64): read in place, the register path's choice.
   CHECK(h200_double(513, 1025, 2049) == C::dmma_small_splitk);
@@ -1173,17 +1194,22 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(700, 900, 3001) == C::dmma_small_splitk_deep);
 }
 
-TEST_CASE("GPU shape rule, double with K <= 47 over a large C: the DMMA 128x64 tile on m16n8k8", "[rule]") {
+TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 one on m16n8k8 in one wave", "[rule]") {
   std::string why;
-  // Where the big DMMA tile would run, short K keeps the deep 128x64 tile on m16n8k8, whose
-  // epilogue stores accumulator pairs (thirty-third round: 4096^2 x 32 0.066 ms against the SIMT
-  // 64x64 tile's 0.082 and cuBLAS's 0.068; 5793 x 4148 x 46 0.110 against 0.155 and 0.105).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {4096, 4096, 32}, {5793, 4148, 46}, {3000, 6000, 47}, {16384, 16384, 16}, {2000, 2000, 40}}) {
+  // Short K over a large C: the 64x64 deep tile at three teams per SM (thirty-fifth round: 4096^2 x
+  // 16 0.049 ms against the 128x64 tile's 0.056; 3000 x 5000 x 48 0.060 against 0.074).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{4096, 4096, 32},
+                                                                {5793, 4148, 46},
+                                                                {3000, 6000, 47},
+                                                                {16384, 16384, 16},
+                                                                {2000, 2000, 40},
+                                                                {1000, 1000, 32}}) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(h200_double(m, n, k) == C::dmma_deep_k8);
+    CHECK(h200_double(m, n, k) == C::dmma_small_splitk_deep);
   }
-  CHECK(h200_double(4096, 4096, 32, &why) == C::dmma_deep_k8);
+  // The 128x64 tiles in one wave (256 on 264 slots), the 64x64 ones in two (512 on 396): the 128x64
+  // tile, on m16n8k8, whose epilogue stores accumulator pairs (thirty-third round).
+  CHECK(h200_double(128, 16384, 32, &why) == C::dmma_deep_k8);
   CHECK(why.find("m16n8k8") != std::string::npos);
-  CHECK(h200_double(1000, 1000, 32) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(200, 8192, 40) == C::dmma_deep_k8);
 }

@@ -85,32 +85,43 @@ constexpr double kDmmaEfficiency = 0.75;
 constexpr double kDmmaBigSlack = 1.1;
 // K up to which the big deep tile runs on m16n8k8 rather than m16n8k4: at
 // 16384 x 16384 x 64 the m16n8k8 form reached 74.7% of cuBLAS DGEMM and the
-// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md).
+// m16n8k4 one 63.1% (H200, 2026-11-24, docs/performance.md). Since the thirty-fifth round the big
+// deep tile runs at K <= 768 only where its tiles fit one wave (kDmmaSmallDeepMaxK).
 constexpr long kDmmaShortK = 128;
-// Since the epilogue's pair stores, m16n8k8 up to K 384 where the 128x64 tiles fill a wave of team
-// slots (two per SM). One H200, thirty-third round, `tile: auto` medians, ms, m16n8k4 -> m16n8k8:
-// 6000^2 x 300 0.539 -> 0.516, 5001 x 3000 x 384 0.284 -> 0.272, 1000 x 6000 x 129 0.072 -> 0.068,
-// 2048^2 x 200 (512 tiles) 0.059 -> 0.058; 4096^2 x 512 0.374 -> 0.379, so 384. Under a wave
-// m16n8k4 stays ahead: 128 x 16384 x 300 (256 tiles) 0.044 -> 0.046, 200 x 8192 x 300 0.042 ->
-// 0.045, 513 x 2048 x 129 (160) 0.037 -> 0.039.
-constexpr long kDmmaMidK = 384;
+// Up to K 768 (one slice of 1024), the 64x64 deep tile at three teams per SM (dmma_small_splitk_deep,
+// K in one slice) where the deep 128x64 tile would run, but where the 128x64 tiles fit one wave of
+// two per SM and the 64x64 tiles take more than one of three. One H200, 2026-11-29
+// (docs/performance.md, "Tensor cores, thirty-fourth round" call 5 and "thirty-fifth round" call
+// 1, `tile: auto`, ms, the deep 128x64 tile -> the 64x64 deep tile): 3000^2 x 64 0.058 -> 0.043,
+// 3000^2 x 160 0.099 -> 0.078, 5000 x 1300 x 560 0.209 -> 0.179, 10000^2 x 300 1.432 -> 1.337,
+// 3000 x 6000 x 768 0.594 -> 0.570, 4096^2 x 16 0.056 -> 0.049, 3000 x 5000 x 48 0.074 -> 0.060,
+// 2048 x 10000 x 62 0.122 -> 0.099, 1536^2 x 400 0.095 -> 0.060; 1200 x 5000 x 480 (790 tiles: 3
+// full waves) 0.142 -> 0.146 the one loss over a wave. One wave of 128x64 tiles against two of
+// 64x64 ones: 128 x 16384 x 300 (256 tiles) 0.046 -> 0.047, 200 x 8192 x 300 0.042 -> 0.045, 600 x
+// 3001 x 401 0.080 -> 0.082; with the 64x64 tiles in one wave the 64x64 tile (513 x 2048 x 130
+// 0.029 -> 0.024, 768 x 2048 x 700 0.077 -> 0.065). Past 768 (3000 x 3000 x 1000 0.453 -> 0.408,
+// 4096^2 x 800 0.547 -> 0.576, 6000 x 2500 x 900 0.659 -> 0.613) the ws tile below beats both.
+// This replaced the 128x64 tile on m16n8k8 up to K 384 over a wave of its tiles (thirty-third round).
+constexpr long kDmmaSmallDeepMaxK = 768;
 // Where the big deep tile would run, the warp-specialized 128x128 tile (dmma_deep_ws; sm_90a) from
-// K = 1024 over at least two waves of its tiles. One H100, 2026-11-27 (docs/performance.md,
-// "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64 deep tile -> it: 2048^3 91.3 ->
-// 99.0, 4096^3 87.2 -> 93.1, 8192^3 87.3 -> 96.5, 12288^3 81.7 -> 95.4, 6144^3 86.1 -> 92.0,
-// 8192 x 2048 x 4096 87.1 -> 93.3; slower at K 300 and 512 (6000^2 x 300 -2.5%, 8192^2 x 512
-// -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%). 3001 x 2999 x 1001 gained (83.4 ->
-// 88.2) but stays out: no shape was measured between K 512 and 1001.
+// K = 769 over at least two waves of its tiles (to the thirty-fifth round from K = 1024). One H100,
+// 2026-11-27 (docs/performance.md, "Tensor cores, eighteenth round"), % of cuBLAS DGEMM, 128x64
+// deep tile -> it: 2048^3 91.3 -> 99.0, 4096^3 87.2 -> 93.1, 8192^3 87.3 -> 96.5, 12288^3 81.7 ->
+// 95.4, 6144^3 86.1 -> 92.0, 8192 x 2048 x 4096 87.1 -> 93.3; slower at K 300 and 512 (6000^2 x 300
+// -2.5%, 8192^2 x 512 -1.5%) and at 2000^2 x 8192 (256 tiles, 1.9 waves: -3.9%). From K 769 (past
+// kDmmaSmallDeepMaxK, the 64x64 deep tile's), one H200, 2026-11-29 ("thirty-fifth round", call 1,
+// `tile: auto`, ms, 128x64 deep tile -> ws tile): 3000^2 x 1000 0.453 -> 0.405, 6000 x 2500 x 900
+// 0.659 -> 0.560, 2000 x 7000 x 960 0.578 -> 0.563, 4096^2 x 800 0.547 -> 0.544.
 //
 // There, where the last wave of 128x128 tiles is partial and tail_split_plan splits it (at most half
 // full), the tile with that wave's tiles cut in K (dmma_deep_ws_tail). One H200, 2026-11-28
 // (docs/performance.md, "Tensor cores, twenty-sixth round"), % of cuBLAS DGEMM, whole -> split:
 // 8192^3 90.6 / 92.5 -> 92.3 / 97.7, 5120^3 91.1 -> 96.6, 6144^3 92.7 -> 95.1, 9216^3 93.4 -> 94.3,
 // 10240^3 95.0 -> 95.9; 4096^3 (its last wave 100 of 132 tiles: no split) unchanged.
-constexpr long kDmmaWsMinK = 1024;
+constexpr long kDmmaWsMinK = kDmmaSmallDeepMaxK + 1;
 constexpr long kDmmaWsMinWaves = 2;
 // Where the 128x64 tile would split (its last wave ragged), the ws tile instead past one wave of
-// its 128x128 tiles (one per SM) that C fills to at least kDmmaWsSplitMinUse, from K = 1024. One
+// its 128x128 tiles (one per SM) that C fills to at least kDmmaWsSplitMinUse (K split: past 1024). One
 // H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-fourth round", call 1, `tile: auto`
 // with the odd operands copied, ms, the split 64x64 deep tile the rule took -> the ws tile's tail
 // split; cuBLAS DGEMM): 6000 x 777 x 3001 (329 tiles, 0.87 used) 0.960 -> 0.788 (0.776), 6000 x 777
@@ -811,6 +822,27 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
 
 namespace {
 
+// Whether odd operands that the copy bounds leave in place (CopyRule::dmma), K 112-768 (one slice),
+// take the 64x64 deep tile, its unaligned operands read element-wise (aligned_operands.hpp), where
+// its tiles fill one wave of three per SM and the register-path 64x64 tiles take more than one of
+// two. One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-fifth round", calls 1-2,
+// `tile: auto` and the rule, ms, the register path's best -> the deep tile in place; cuBLAS DGEMM):
+// 450 x 2501 x 399 (320 tiles) 0.068 -> 0.061 (0.050), 480 x 2689 x 377 (344) 0.063 -> 0.062, 2000
+// x 601 x 377 (320) 0.068 -> 0.059, 900 x 1201 x 301 0.059 -> 0.056, 1801 x 700 x 255 0.044 ->
+// 0.040, 2200 x 700 x 199 0.042 -> 0.035, 1500 x 1001 x 301 0.063 -> 0.056, 150 x 7001 x 300 0.058
+// -> 0.049, 6000 x 200 x 127 0.033 -> 0.027, 388 x 3173 x 118 0.037 -> 0.033; 700 x 1801 x 257
+// 0.053 -> 0.053; 1100 x 1001 x 255 (288 tiles) 0.050 -> 0.048-0.053. At K 97 and under the
+// register path stays ahead (600 x 2301 x 97 0.035 against 0.038, 960 x 1345 x 45 0.028 against
+// 0.033), and with its tiles in one wave of two per SM (640 x 1283 x 480, 210 tiles: 0.046 against
+// 0.055; 1000 x 1001 x 257, 256: 0.036 against 0.041) or past one wave of three (1700 x 1001 x 255,
+// 432: 0.055 against 0.067).
+constexpr long kDmmaInPlaceMinK = 112;
+bool inplace_deep_wave(long m, long n, long k, long sms) {
+  const long tiles = tiles_of(rule_tiles::kDoubleMmaSmallSplitK, m, n);
+  return k >= kDmmaInPlaceMinK && k <= kDmmaSmallDeepMaxK && tiles > kDmmaTeamsPerSm * sms &&
+         tiles <= rule_tiles::kDmmaSmallDeepTeamsPerSm * sms;
+}
+
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
 /// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
 GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, bool deep, bool sm90a, std::string* why) {
@@ -878,18 +910,17 @@ GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, boo
   }
   const long tiles_ms = tiles_of(ms, m, n);
   const bool reg_split = !deep && big_would_split && tiles_ms <= kDmmaRegSplitMaxWaves * double(slots);
-  if (use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
+  // The deep 128x64 tile past kDmmaSmallDeepMaxK, or where its tiles fit one wave and the 64x64 deep
+  // tile's take more than one; else, up to it, that tile below (K in one slice).
+  const bool big_k =
+      !deep || k > kDmmaSmallDeepMaxK || (tiles_mb <= slots && tiles_ms > rt::kDmmaSmallDeepTeamsPerSm * sms);
+  if (big_k && use_mb >= 0.5 && tiles_mb >= sms && !big_sparse && !reg_split &&
       dmma_wave_time(mb, m, n, sms, deep ? kDmmaDeepEfficiency : kDmmaEfficiency) <=
           kDmmaBigSlack * dmma_wave_time(msm, m, n, sms, kDmmaEfficiency)) {
     if (deep && k <= kDmmaShortK)
       return chose(
           C::dmma_deep_k8,
           "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " + std::to_string(kDmmaShortK), why);
-    if (deep && k <= kDmmaMidK && tiles_mb >= slots)
-      return chose(C::dmma_deep_k8,
-                   "FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= " +
-                       std::to_string(kDmmaMidK) + " over a wave of tiles",
-                   why);
     if (deep && sm90a && k >= kDmmaWsMinK && tiles_ws >= kDmmaWsMinWaves * sms) {
       if (tail.active()) return chose(C::dmma_deep_ws_tail, tail_why(), why);
       return chose(C::dmma_deep_ws, ws_why, why);
@@ -979,6 +1010,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // N against few rows of C, say) the register-path tiles, which read in place.
     const bool deep = deep_tiles && operand_aligned_or_copied<double, CopyRule::dmma>(m, k, n) &&
                       operand_aligned_or_copied<double, CopyRule::dmma>(k, n, m);
+    if (deep_tiles && !deep && inplace_deep_wave(m, n, k, sms))
+      return chose(C::dmma_small_splitk_deep,
+                   "FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register path), 3 "
+                   "cp.async stages, operands the copy bounds leave in place read in place",
+                   why);
     const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).

@@ -195,11 +195,12 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// split by 1024 makes at least 16 slices over 128x64 tiles taking at most
 /// 1/32 of the slots (long K over very few tiles) the 128x64 tile with K
 /// split into the slices that fill its waves (dmma_deep_wsplit); where the big
-/// tile would run, the big one on m16n8k8 (dmma_deep_k8) when K <= 128, or
-/// K <= kDmmaMidK (384) where its tiles fill a wave of 2*`sms` slots (the
-/// thirty-third round's pair-store epilogue), and with `sm90a` (the catalog has
+/// tile would run with K <= 768 (one slice), the 64x64 deep tile unless the
+/// 128x64 tiles fit one wave of 2*`sms` slots and the 64x64 ones take more
+/// than one of 3*`sms` (there the big one, on m16n8k8 (dmma_deep_k8) when K
+/// <= 128); and with `sm90a` (the catalog has
 /// the sm_90a tiles) where the big deep tile would run, K >= kDmmaWsMinK
-/// (1024) and the 128x128 tiles fill at least kDmmaWsMinWaves (2) waves of
+/// (769) and the 128x128 tiles fill at least kDmmaWsMinWaves (2) waves of
 /// `sms`, the warp-specialized 128x128 tile (dmma_deep_ws: one team per SM,
 /// a producer warpgroup, per-stage mbarriers, m16n8k16), with the tail split
 /// (dmma_deep_ws_tail) where tail_split_plan splits its last wave's tiles on
@@ -223,7 +224,9 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// ones (operand_copied<double, CopyRule::dmma>, aligned_operands.hpp: C
 /// reuses the copy enough), but not where an operand copied by those bounds
 /// alone (under kOperandCopyMinReuse) would go to the 96x96 DMMA tile: the
-/// register-path steps then, as in place. The SIMT steps ask for no
+/// register-path steps then, as in place; and where operands stay in place,
+/// K is 112-768 and the 64x64 tiles fill one wave of 3*`sms` but more than
+/// one of 2*`sms`, the 64x64 deep tile reading them in place. The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
