@@ -1216,12 +1216,9 @@ TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 
   std::string why;
   // Short K over a large C: the 64x64 deep tile at three teams per SM (thirty-fifth round: 4096^2 x
   // 16 0.049 ms against the 128x64 tile's 0.056; 3000 x 5000 x 48 0.060 against 0.074).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{4096, 4096, 32},
-                                                                {5793, 4148, 46},
-                                                                {3000, 6000, 47},
-                                                                {16384, 16384, 16},
-                                                                {2000, 2000, 40},
-                                                                {1000, 1000, 32}}) {
+  const std::vector<std::array<long, 3>> short_k{{4096, 4096, 32},   {5793, 4148, 46}, {3000, 6000, 47},
+                                                 {16384, 16384, 16}, {2000, 2000, 40}, {1000, 1000, 32}};
+  for (const auto& [m, n, k] : short_k) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200_double(m, n, k) == C::dmma_small_splitk_deep);
   }
