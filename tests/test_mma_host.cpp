@@ -242,6 +242,42 @@ TEMPLATE_TEST_CASE("pair_store: one pair where the flag allows and both columns 
   }
 }
 
+TEMPLATE_TEST_CASE("store_staged_rows: a staged tile to C's rows inside C, every element once, beta and slices",
+                   "[mma]", float, double) {
+  using T = TestType;
+  constexpr int BM = 8, BN = 16, team = 32, lds = BN + 4;
+  std::vector<T> s(std::size_t(BM) * lds);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = T(i + 1);
+  const T old = T(7);
+  // C of 13 x 21 (odd row stride 21, no pairs) in two slices (split-K), each 13 * 21 + 1 apart.
+  const int M = 13, N = 21;
+  const long slice_elems = long(M) * N + 1;
+  for (const T beta : {T(0), T(-0.75)})
+    for (const int slices : {1, 2}) {
+      std::vector<T> out(std::size_t(slice_elems) * slices, old);
+      mmapp::detail::WarpGemmParams<T> p{};
+      p.out = out.data();
+      p.ldo = N;
+      p.M = M;
+      p.N = N;
+      p.slices = slices;
+      p.slice_elems = slice_elems;
+      p.beta = beta;
+      const int slice = slices - 1, bm = 8, bn = 16;  // C's corner tile: 5 rows and 5 columns inside
+      for (int tid = 0; tid < team; ++tid)
+        mmapp::detail::store_staged_rows<BM, BN, team>(s.data(), lds, p, slice, bm, bn, tid);
+      INFO("beta " << beta << " slices " << slices);
+      for (int e = 0; e < int(out.size()); ++e) {
+        const int sl = e / slice_elems, i = e % slice_elems, row = i / N, col = i % N;
+        const bool in = sl == slice && i < M * N && row >= bm && col >= bn;
+        // beta applies to C itself (S == 1), never to a slice's partial tile.
+        const T v = in ? s[std::size_t(row - bm) * lds + (col - bn)] : old;
+        const T want = !in ? old : (slices == 1 && beta != T(0) ? v + beta * old : v);
+        CHECK(out[e] == want);
+      }
+    }
+}
+
 TEMPLATE_TEST_CASE("warp_gemm_params: pair_o from the output's alignment, row stride and slice distance", "[mma]",
                    float, double) {
   using T = TestType;

@@ -91,10 +91,6 @@
 #include <string>
 #include <type_traits>
 
-#ifndef MMAPP_KOKKOS_OPTIN_SCRATCH
-#define MMAPP_KOKKOS_OPTIN_SCRATCH 0  // an installed Kokkos: the default 48 KiB (CMake sets 1 for the in-tree one)
-#endif
-
 namespace mmapp {
 
 /// Compile-time shape of gemm_tiled_mma: BM x BN x BK block tile, WM x WN
@@ -362,18 +358,9 @@ struct MmaScratch {
       return sizeof(T) == 8 ? 4 : 8;
   }
   static constexpr int ldb_s = Cfg::BN + b_pad();                          ///< Bs row pitch, elements
-  /// Kokkos' team-reduction words ahead of the scratch (8 bytes per thread and 2 more).
-  static constexpr std::size_t reduce_bytes = 8 * std::size_t(Cfg::team_size + 2);
-  /// Level-0 scratch a team may have under an unpatched Kokkos 3.4 CUDA
-  /// launch: the default 48 KiB of dynamic shared memory less reduce_bytes.
-  static constexpr std::size_t default_limit = 48 * 1024 - reduce_bytes;
-  /// The limit this build's Kokkos allows: default_limit, or, with the
-  /// in-tree Kokkos and its opt-in patch (MMAPP_KOKKOS_OPTIN_SCRATCH,
-  /// cmake/patches-kokkos-3.4.01.patch: cudaFuncAttributeMaxDynamicSharedMemorySize
-  /// set at launch), sm_90's sharedMemPerBlockOptin, 227 KiB, less
-  /// reduce_bytes. The catalog lists the tiles past default_limit for
-  /// sm_90 builds only (catalog_gpu.hpp, kGpuOptinScratch).
-  static constexpr std::size_t limit = (MMAPP_KOKKOS_OPTIN_SCRATCH ? 227 * 1024 : 48 * 1024) - reduce_bytes;
+  /// Level-0 scratch a team may have: unpatched (default_limit) and in this build (limit; warp/scratch.hpp).
+  static constexpr std::size_t default_limit = team_scratch_default_limit(Cfg::team_size);
+  static constexpr std::size_t limit = team_scratch_limit(Cfg::team_size);
   /// Scratch bytes of the stages with A's row pitch BK + pad.
   static constexpr std::size_t stages_bytes(const int pad) {
     return std::size_t(Cfg::stages) * (Cfg::BM * (Cfg::BK + pad) + Cfg::BK * ldb_s) * sizeof(T) + 16;
@@ -434,7 +421,11 @@ struct MmaScratch {
   static_assert(bytes <= limit, "scratch stages: within the level-0 scratch per team that this build's Kokkos allows");
   /// True when the stages need more than the default 48 KiB (the opt-in patch).
   static constexpr bool optin = bytes > default_limit;
-
+  /// The C tile staged over the stages for the row-wise epilogue where C's
+  /// rows take no pairs (StagedC, store_staged_rows). Not on warp-specialized
+  /// tiles: their producers leave before the epilogue, so no team barrier there.
+  using Staged = StagedC<Cfg::BM, Cfg::BN, Cfg::team_size, T>;
+  static constexpr bool stage_c = Cfg::producers == 0 && Staged::fits;
   T* smem;
   template <class Member>
   KOKKOS_INLINE_FUNCTION MmaScratch(const Member& team, const std::size_t scratch_bytes) {
@@ -753,13 +744,15 @@ struct MmaWarpTile {
     });
   }
 
-  /// The warp's results as its part of a whole BM x BN partial tile at o
-  /// (row-major, ld BN, 16-byte aligned; a tail split's slice, TailSplit):
-  /// acc (+ dc * 2^-11), every row and column, those past C's edge holding
-  /// the zeros that the loader's masked rows and columns multiply into them.
-  KOKKOS_INLINE_FUNCTION void store_partial(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], T* const o) const {
+  /// The warp's results as its part of a whole BM x BN tile at o (row-major,
+  /// pitch ld elements, even; o 16-byte aligned): a tail split's slice
+  /// (TailSplit, ld BN) or the staged C tile (StagedC::ld): acc (+ dc
+  /// * 2^-11), every row and column, those past C's edge holding the zeros
+  /// that the loader's masked rows and columns multiply into them.
+  KOKKOS_INLINE_FUNCTION void store_partial(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], T* const o,
+                                            const int ld = Cfg::BN) const {
     for_each_pair(acc, dc, [&](const int r, const int q, const T c0, const T c1) {
-      *reinterpret_cast<Pair<T>*>(o + r * Cfg::BN + q) = Pair<T>{{c0, c1}};
+      *reinterpret_cast<Pair<T>*>(o + r * ld + q) = Pair<T>{{c0, c1}};
     });
   }
 };
@@ -840,7 +833,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   const AlignedOperands<Space, T, CopyRule::dmma> ops(
       space, args, Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
-  params.scratch_bytes = Scratch::bytes;
+  params.scratch_bytes = Scratch::Staged::launch_bytes(Scratch::bytes, Scratch::stage_c && !params.pair_o);
   params.tail_head = sk.active() ? sk.head : tail.head;
   params.tail_slices = tail.slices;
   params.tail_kc = tail.kc;
@@ -1002,6 +995,17 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           if constexpr (Cfg::tail_split || Cfg::stream_k) {
             if (sg.partial != nullptr) {
               warp.store_partial(acc, dc, sg.partial);
+              return;
+            }
+          }
+          if constexpr (Scratch::stage_c) {
+            if (!params.pair_o) {
+              // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows.
+              team.team_barrier();  // every warp's last fragment reads done
+              warp.store_partial(acc, dc, st.smem, Scratch::Staged::ld);
+              team.team_barrier();
+              detail::store_staged_rows<Cfg::BM, Cfg::BN, Cfg::team_size>(st.smem, Scratch::Staged::ld, params, slice,
+                                                                          sg.bm, sg.bn, tid);
               return;
             }
           }

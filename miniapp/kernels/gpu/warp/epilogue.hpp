@@ -14,9 +14,12 @@
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/warp/fragment.hpp"
 #include "kernels/gpu/warp/params.hpp"
+#include "kernels/gpu/warp/scratch.hpp"
 #include "kernels/unroll.hpp"
 
 #include <Kokkos_Core.hpp>
+
+#include <cstddef>
 
 namespace mmapp {
 namespace detail {
@@ -50,6 +53,54 @@ KOKKOS_FORCEINLINE_FUNCTION void pair_store(T* const dst, const int col, const i
   } else {
     if (col < N) dst[0] = scale ? c0 + beta * dst[0] : c0;
     if (col + 1 < N) dst[1] = scale ? c1 + beta * dst[1] : c1;
+  }
+}
+
+/// The C tile of a BM x BN team of TeamSize threads staged in its level-0
+/// scratch, over the stages (their K loop done), for store_staged_rows:
+/// row-major, rows padded by 32 bytes (ld elements; 16-byte aligned rows,
+/// and the 8 rows of a fragment's stores start 8 banks apart). Where C's
+/// rows take no pairs or 16-byte chunks (N odd), writing C through it turns
+/// half-filled 32-byte sectors into whole rows (H200, 2026-11-29:
+/// docs/performance.md, "Tensor cores, thirty-sixth round").
+template <int BM, int BN, int TeamSize, class T>
+struct StagedC {
+  static constexpr int ld = BN + 32 / int(sizeof(T));  ///< row pitch, elements
+  /// Bytes of the tile, with 16 of alignment slack (the stages' own).
+  static constexpr std::size_t bytes = std::size_t(BM) * ld * sizeof(T) + 16;
+  /// Whether this build's Kokkos lets a team have it (team_scratch_limit).
+  static constexpr bool fits = bytes <= team_scratch_limit(TeamSize);
+  /// Level-0 scratch per team of a launch with `stages` bytes of stages:
+  /// enough for the tile too where it is `staged`.
+  static constexpr std::size_t launch_bytes(const std::size_t stages, const bool staged) {
+    return staged && bytes > stages ? bytes : stages;
+  }
+};
+
+/// Thread `tid`'s share of a team's row-wise store of a BM x BN tile staged
+/// in scratch (row-major, pitch lds elements; the tensor-core epilogue where
+/// out's rows do not take pairs, N odd): out(bm + r, bn + c) <- s[r lds + c]
+/// (+ beta * out when S == 1 and beta != 0) for bm + r < M and bn + c < N,
+/// out, ldo, M, N, S and beta from p (WarpGemmParams), slice as Epilogue::store.
+/// The team's TeamSize threads take the tile's elements in row-major order,
+/// so that a warp writes whole rows of consecutive columns: every 32-byte
+/// sector of out full where pairs at an odd row stride leave two stores a
+/// sector, each half of it (CUTLASS's shared-memory epilogue,
+/// epilogue/threadblock/epilogue.h, does the same for its vectors).
+template <int BM, int BN, int TeamSize, class T>
+KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, const WarpGemmParams<T>& p,
+                                              const int slice, const int bm, const int bn, const int tid) {
+  T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
+  const bool scale = p.slices == 1 && p.beta != T(0);
+  const int rows = p.M - bm < BM ? p.M - bm : BM, cols = p.N - bn < BN ? p.N - bn : BN;
+  static_assert(BM * BN % TeamSize == 0, "the tile: whole rounds of the team");
+  MMAPP_UNROLL
+  for (int j = 0; j < BM * BN / TeamSize; ++j) {
+    const int i = tid + j * TeamSize, r = i / BN, c = i % BN;
+    if (r >= rows || c >= cols) continue;
+    T* const d = o + long(bm + r) * p.ldo + (bn + c);
+    const T v = s[r * lds + c];
+    *d = scale ? v + p.beta * *d : v;
   }
 }
 
@@ -96,6 +147,27 @@ struct Epilogue {
               if (col + q < p.N) orow[col + q] = scale ? c + p.beta * orow[col + q] : c;
             }
           }
+        }
+      }
+    }
+  }
+
+  /// The thread's tile into the team's staged C tile s (StagedC: row-major,
+  /// pitch ld elements, 16-byte aligned rows), every fragment whole, in
+  /// 16-byte chunks; store_staged_rows then writes it to the output.
+  KOKKOS_INLINE_FUNCTION static void stage(const T (&acc)[TM][TN], T* const s, const int ld, const int row0,
+                                           const int col0) {
+    MMAPP_UNROLL
+    for (int gi = 0; gi < TM / VW; ++gi) {
+      MMAPP_UNROLL
+      for (int qi = 0; qi < VW; ++qi) {
+        T* const srow = s + (row0 + gi * row_stride + qi) * ld;
+        MMAPP_UNROLL
+        for (int gj = 0; gj < TN / VW; ++gj) {
+          Chunk v;
+          MMAPP_UNROLL
+          for (int q = 0; q < VW; ++q) v.v[q] = acc[gi * VW + qi][gj * VW + q];
+          *reinterpret_cast<Chunk*>(srow + col0 + gj * col_stride) = v;
         }
       }
     }

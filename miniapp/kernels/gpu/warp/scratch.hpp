@@ -15,8 +15,31 @@
 #include <cstddef>
 #include <cstdint>
 
+#ifndef MMAPP_KOKKOS_OPTIN_SCRATCH
+#define MMAPP_KOKKOS_OPTIN_SCRATCH 0  // an installed Kokkos: the default 48 KiB (CMake sets 1 for the in-tree one)
+#endif
+
 namespace mmapp {
 namespace detail {
+
+/// Kokkos' team-reduction words ahead of a team's level-0 scratch, bytes:
+/// 8 per thread and 2 more (Kokkos 3.4's CUDA team launch).
+constexpr std::size_t team_reduce_bytes(const int team_size) { return 8 * std::size_t(team_size + 2); }
+/// Level-0 scratch a team of team_size threads may have under an unpatched
+/// Kokkos 3.4 CUDA launch: the default 48 KiB of dynamic shared memory less
+/// team_reduce_bytes.
+constexpr std::size_t team_scratch_default_limit(const int team_size) {
+  return 48 * 1024 - team_reduce_bytes(team_size);
+}
+/// The limit this build's Kokkos allows: team_scratch_default_limit, or,
+/// with the in-tree Kokkos and its opt-in patch (MMAPP_KOKKOS_OPTIN_SCRATCH,
+/// cmake/patches-kokkos-3.4.01.patch: cudaFuncAttributeMaxDynamicSharedMemorySize
+/// set at launch), sm_90's sharedMemPerBlockOptin, 227 KiB, less
+/// team_reduce_bytes. The catalog lists the tiles whose stages pass the
+/// default for sm_90 builds only (catalog_gpu.hpp, kGpuOptinScratch).
+constexpr std::size_t team_scratch_limit(const int team_size) {
+  return (MMAPP_KOKKOS_OPTIN_SCRATCH ? 227 * 1024 : 48 * 1024) - team_reduce_bytes(team_size);
+}
 
 /// The scratch stages of a Cfg (GpuTile) team for element type T.
 template <class Cfg, class T>
