@@ -138,10 +138,8 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
   // Operands that cannot be read in 16-byte chunks: aligned copies in the workspace (aligned_operands.hpp).
   const AlignedOperands<Space, T> ops(space, args, Cfg::vec ? plan.work_bytes() : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, BM, BN, plan, ops, args.beta, Cfg::vec);
+  params.scratch_bytes = Stages::bytes;
   params.vec_o = detail::aligned_to(params.out, sizeof(Chunk)) && params.ldo % VW == 0;
-  // C's rows not in 16-byte chunks: the tile through scratch (StagedC), stored by whole rows.
-  using Staged = detail::StagedC<BM, BN, Cfg::team_size, T>;
-  params.scratch_bytes = Staged::launch_bytes(Stages::bytes, Staged::fits && !params.vec_o);
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
@@ -176,18 +174,7 @@ void gemm_tiled_warp(const Space& space, const GemmArgs<Space, T>& args) {
         typename Mma::FragmentB fb[2];
         detail::Mainloop<Cfg, T, member_t>::run(team, loader, stages, mma, acc, ra, rb, fa, fb, k_begin, k_end);
 
-        // C (or this slice's partial) <- acc (+ beta * C): by whole rows from scratch where C's rows
-        // take no 16-byte chunks, else each thread its fragments.
-        if constexpr (Staged::fits) {
-          if (!params.vec_o) {
-            team.team_barrier();  // every thread's last fragment reads done
-            detail::Epilogue<Cfg, T>::stage(acc, stages.smem, Staged::ld, mma.row0, mma.col0);
-            team.team_barrier();
-            detail::store_staged_rows<Cfg::BM, Cfg::BN, Cfg::team_size>(stages.smem, Staged::ld, params, slice, bm, bn,
-                                                                        tid);
-            return;
-          }
-        }
+        // C (or this slice's partial) <- acc (+ beta * C).
         detail::Epilogue<Cfg, T>::store(acc, params, slice, bm, bn, mma.row0, mma.col0);
       });
   plan.reduce(space, C, args.beta);

@@ -8,7 +8,9 @@
 // otherwise. The thread's fragments are spaced as WarpMma's reads (switch 2
 // of tiled_gpu_warp.hpp), so a warp's stores coalesce. Also pair_store: the
 // tensor-core epilogues' unit (each lane's accumulators come in pairs of
-// adjacent columns: PTX ISA, mma.m16n8k8 / wgmma D fragments).
+// adjacent columns: PTX ISA, mma.m16n8k8 / wgmma D fragments), and StagedC
+// with store_staged_rows: gemm_tiled_mma's C tile through scratch, stored by
+// whole rows, where C's rows take no pairs (N odd).
 #pragma once
 
 #include "kernels/gpu/chunk.hpp"
@@ -152,26 +154,6 @@ struct Epilogue {
     }
   }
 
-  /// The thread's tile into the team's staged C tile s (StagedC: row-major,
-  /// pitch ld elements, 16-byte aligned rows), every fragment whole, in
-  /// 16-byte chunks; store_staged_rows then writes it to the output.
-  KOKKOS_INLINE_FUNCTION static void stage(const T (&acc)[TM][TN], T* const s, const int ld, const int row0,
-                                           const int col0) {
-    MMAPP_UNROLL
-    for (int gi = 0; gi < TM / VW; ++gi) {
-      MMAPP_UNROLL
-      for (int qi = 0; qi < VW; ++qi) {
-        T* const srow = s + (row0 + gi * row_stride + qi) * ld;
-        MMAPP_UNROLL
-        for (int gj = 0; gj < TN / VW; ++gj) {
-          Chunk v;
-          MMAPP_UNROLL
-          for (int q = 0; q < VW; ++q) v.v[q] = acc[gi * VW + qi][gj * VW + q];
-          *reinterpret_cast<Chunk*>(srow + col0 + gj * col_stride) = v;
-        }
-      }
-    }
-  }
 };
 
 }  // namespace detail
