@@ -822,22 +822,6 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
 
 namespace {
 
-// Double with N odd (C's rows not 16-byte aligned: the tensor-core epilogues store element by
-// element), K <= kDmmaOddCMaxK, over at least kDmmaOddCMinCells cells of C: the store sets the time,
-// and the SIMT tiles store C faster than the DMMA tiles, so the SIMT rule chooses. One H200,
-// 2026-11-29 (docs/performance.md, "Tensor cores, thirty-fifth round", calls 4-5, `tile: auto`, ms,
-// the DMMA tile the rule took -> the SIMT rule's tile; cuBLAS DGEMM): 3229 x 9109 x 16 0.247 ->
-// 0.174 (0.127), 1000 x 2001 x 16 0.029 -> 0.024, 1500 x 1501 x 32 0.042 -> 0.037; the rule at the
-// step (call 5, % of cuBLAS): 3229 x 9109 x 8 / 16 / 32 / 48 74.0 / 71.3 / 83.5 / 87.2, 6000 x 6001 x
-// 24 82.4, 8000 x 4001 x 40 108.7. At K 64 the DMMA tiles tie or lead (3229 x 9109 x 64 0.239-0.245
-// against 0.252). N even is not this step: 4096^2 x 16 ran 0.049 on the DMMA tile against 0.063 on
-// the SIMT tiles (call 1); 3229 x 9110 x 16 0.123 against 0.106 (call 5), both past cuBLAS (0.134).
-constexpr long kDmmaOddCMaxK = 48;
-constexpr double kDmmaOddCMinCells = 2e6;
-bool odd_c_short_k(long m, long n, long k) {
-  return n % 2 != 0 && k <= kDmmaOddCMaxK && double(m) * double(n) >= kDmmaOddCMinCells;
-}
-
 // Whether odd operands that the copy bounds leave in place (CopyRule::dmma), K 112-768 (one slice),
 // take the 64x64 deep tile, its unaligned operands read element-wise (aligned_operands.hpp), where
 // its tiles fill one wave of three per SM and the register-path 64x64 tiles take more than one of
@@ -1018,11 +1002,6 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return c;
   if (!is_double && sm90a)
     if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
-  if (is_double && tensor_cores && odd_c_short_k(m, n, k)) {
-    const C c = gpu_shape_rule(is_double, m, n, k, sm_count, why, false, deep_tiles, sm90a, mem_bandwidth);
-    if (why) *why += " (N odd, K <= " + std::to_string(kDmmaOddCMaxK) + ": the SIMT tiles store C faster)";
-    return c;
-  }
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C

@@ -173,9 +173,7 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 ///     (ragged waves).
 /// With `tensor_cores` (the catalog has the DMMA variants: a CUDA build for
 /// sm_80 or later), double shapes past steps 0-2 take the FP64 tensor
-/// cores instead of steps 4-6 (but with N odd, K <= 48 and at least 2e6
-/// cells of C, whose unaligned rows the tensor-core epilogues store element
-/// by element, the SIMT steps, named so in `why`): the 128x64 DMMA tile where M*N fills at
+/// cores instead of steps 4-6: the 128x64 DMMA tile where M*N fills at
 /// least half of its tiles, there are at least `sms` of them and their
 /// waves take at most 10% longer than the 64x64 tile's (dmma_wave_time;
 /// the 10%: the estimate's spread, so that large squares, where the two
