@@ -1208,6 +1208,31 @@ TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as wit
   CHECK(h200_double(300, 20001, 16) == C::dmma_small);
 }
 
+TEST_CASE("GPU shape rule, float with N odd and K <= 16 over a large C: the staged 3xTF32 mma.sync tile", "[rule]") {
+  // The SIMT tiles store C's unaligned rows element by element; the 64x64 3xTF32 tile stages C and
+  // stores whole rows (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040).
+  const auto h200_float = [](long m, long n, long k, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, true, 4.8e12);
+  };
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {2000, 3001, 16}, {3229, 9109, 16}, {3229, 9109, 1}, {128, 46877, 7}, {6000, 1001, 16}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    CHECK(h200_float(m, n, k, &why) == C::tf32_small_wsplit);
+    CHECK(why.find("N odd and K <= 16") != std::string::npos);
+  }
+  // N even, K past 16, fewer than 128 rows or 6e6 cells: another step's choice.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {2000, 3002, 16}, {2000, 3001, 17}, {127, 60001, 16}, {1999, 3001, 16}, {1000, 2001, 64}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    h200_float(m, n, k, &why);
+    CHECK(why.find("N odd and K <= 16") == std::string::npos);
+  }
+  // Without sm_90a the SIMT rule's choice stands.
+  CHECK(mmapp::gpu_shape_rule(false, 2000, 3001, 16, 132, nullptr, true, true, false, 4.8e12) != C::tf32_small_wsplit);
+}
+
 TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 one on m16n8k8 in one wave", "[rule]") {
   std::string why;
   // Short K over a large C: the 64x64 deep tile at three teams per SM (thirty-fifth round: 4096^2 x

@@ -409,6 +409,28 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
              : chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why);
 }
 
+// Float with N odd (C's rows take neither the SIMT tiles' 16-byte chunks nor pairs), K <=
+// kFloatOddCMaxK, at least kFloatOddCMinRows rows and kFloatOddCMinCells cells of C: the store of C
+// sets the time, and the mma.sync 3xTF32 64x64 tile, which stages its C tile in scratch and stores
+// whole rows (StagedC), stores it faster than the SIMT tiles, element by element (tf32_small_wsplit;
+// K <= 16 makes one slice). One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-sixth
+// round", calls 1-2, `tile: auto`, ms, the SIMT 128x128 tile the rule took -> the 64x64 3xTF32 tile;
+// cuBLAS SGEMM): 2000 x 3001 x 16 0.061 -> 0.040 (0.054), 3229 x 9109 x 16 0.172 -> 0.147 (0.101).
+// At K 64 the SIMT tiles stay ahead (1000 x 2001 x 64: 0.032 against 0.036).
+constexpr long kFloatOddCMaxK = 16;
+constexpr long kFloatOddCMinRows = 128;
+constexpr double kFloatOddCMinCells = 6e6;
+
+/// The float odd-N short-K step (the comment above); `none` where it declines.
+GpuRuleChoice float_odd_c_choice(long m, long n, long k, std::string* why) {
+  if (n % 2 == 0 || k > kFloatOddCMaxK || m < kFloatOddCMinRows || double(m) * double(n) < kFloatOddCMinCells)
+    return GpuRuleChoice::none;
+  return chose(GpuRuleChoice::tf32_small_wsplit,
+               "3xTF32, N odd and K <= " + std::to_string(kFloatOddCMaxK) +
+                   ": 64x64 tiles on mma.sync, C staged in scratch and stored by whole rows",
+               why);
+}
+
 }  // namespace
 
 double split_wave_time(const RuleTile& t, long m, long n, long k, long teams_per_sm, long sms, std::size_t elem) {
@@ -1002,6 +1024,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return c;
   if (!is_double && sm90a)
     if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
+  if (!is_double && sm90a)
+    if (const C c = float_odd_c_choice(m, n, k, why); c != C::none) return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C
