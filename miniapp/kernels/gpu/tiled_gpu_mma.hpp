@@ -426,6 +426,7 @@ struct MmaScratch {
   /// tiles: their producers leave before the epilogue, so no team barrier there.
   using Staged = StagedC<Cfg::BM, Cfg::BN, Cfg::team_size, T>;
   static constexpr bool stage_c = Cfg::producers == 0 && Staged::fits;
+
   T* smem;
   template <class Member>
   KOKKOS_INLINE_FUNCTION MmaScratch(const Member& team, const std::size_t scratch_bytes) {

@@ -62,8 +62,8 @@ KOKKOS_FORCEINLINE_FUNCTION void pair_store(T* const dst, const int col, const i
 /// scratch, over the stages (their K loop done), for store_staged_rows:
 /// row-major, rows padded by 32 bytes (ld elements; 16-byte aligned rows,
 /// and the 8 rows of a fragment's stores start 8 banks apart). Where C's
-/// rows take no pairs or 16-byte chunks (N odd), writing C through it turns
-/// half-filled 32-byte sectors into whole rows (H200, 2026-11-29:
+/// rows take no pairs (N odd), writing C through it turns half-filled
+/// 32-byte sectors into whole rows (H200, 2026-11-29:
 /// docs/performance.md, "Tensor cores, thirty-sixth round").
 template <int BM, int BN, int TeamSize, class T>
 struct StagedC {
@@ -153,7 +153,6 @@ struct Epilogue {
       }
     }
   }
-
 };
 
 }  // namespace detail
