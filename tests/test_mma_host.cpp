@@ -256,14 +256,15 @@ TEMPLATE_TEST_CASE("store_staged_rows: a staged tile to C's rows inside C, every
     for (const int slices : {1, 2}) {
       std::vector<T> out(std::size_t(slice_elems) * slices, old);
       mmapp::detail::WarpGemmParams<T> p{};
-      p.out = out.data();
-      p.ldo = N;
       p.M = M;
       p.N = N;
-      p.slices = slices;
-      p.slice_elems = slice_elems;
       p.beta = beta;
       const int slice = slices - 1, bm = 8, bn = 16;  // C's corner tile: 5 rows and 5 columns inside
+      // C itself, or its slices (split-K) slice_elems apart.
+      p.out = out.data();
+      p.ldo = N;
+      p.slices = slices;
+      p.slice_elems = slice_elems;
       for (int tid = 0; tid < team; ++tid)
         mmapp::detail::store_staged_rows<BM, BN, team>(s.data(), lds, p, slice, bm, bn, tid);
       INFO("beta " << beta << " slices " << slices);
