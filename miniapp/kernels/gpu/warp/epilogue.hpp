@@ -96,7 +96,7 @@ KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, c
   const bool scale = p.slices == 1 && p.beta != T(0);
   const int rows = p.M - bm < BM ? p.M - bm : BM, cols = p.N - bn < BN ? p.N - bn : BN;
   static_assert(BM * BN % TeamSize == 0, "the tile: whole rounds of the team");
-  MMAPP_UNROLL
+  MMAPP_UNROLL_4
   for (int j = 0; j < BM * BN / TeamSize; ++j) {
     const int i = tid + j * TeamSize, r = i / BN, c = i % BN;
     if (r >= rows || c >= cols) continue;
