@@ -736,8 +736,8 @@ struct MmaWarpTile {
   /// != 0), rows < M and columns < N only, in pairs (pair_store).
   KOKKOS_INLINE_FUNCTION void store(const T (&acc)[MI][NJ][CR], const T (&dc)[MI][NJ][CR], const WarpGemmParams<T>& p,
                                     const int slice, const int bm, const int bn) const {
-    T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
-    const bool scale = p.slices == 1 && p.beta != T(0);
+    T* const o = p.slice_out(slice);
+    const bool scale = p.scales_c();
     for_each_pair(acc, dc, [&](const int r, const int q, const T c0, const T c1) {
       const int row = bm + r, col = bn + q;
       if (row >= p.M) return;

@@ -499,8 +499,8 @@ KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, 
                                            const int bn, const int wg, const int w, const int lane,
                                            const float (&acc)[R], const float (&dc)[R]) {
   static_assert(R % 2 == 0, "accumulator registers in column pairs");
-  float* const o = params.out + (params.slices > 1 ? slice * params.slice_elems : 0);
-  const bool scale = params.slices == 1 && params.beta != 0.0f;
+  float* const o = params.slice_out(slice);
+  const bool scale = params.scales_c();
   MMAPP_UNROLL
   for (int i = 0; i < R; i += 2) {
     const int row = bm + 64 * wg + wgmma_d_row(w, lane, i);

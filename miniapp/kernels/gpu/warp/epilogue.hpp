@@ -92,8 +92,8 @@ struct StagedC {
 template <int BM, int BN, int TeamSize, class T>
 KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, const WarpGemmParams<T>& p,
                                               const int slice, const int bm, const int bn, const int tid) {
-  T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
-  const bool scale = p.slices == 1 && p.beta != T(0);
+  T* const o = p.slice_out(slice);
+  const bool scale = p.scales_c();
   const int rows = p.M - bm < BM ? p.M - bm : BM, cols = p.N - bn < BN ? p.N - bn : BN;
   static_assert(BM * BN % TeamSize == 0, "the tile: whole rounds of the team");
   MMAPP_UNROLL_4
@@ -121,8 +121,8 @@ struct Epilogue {
   /// ldo, vec_o, M, N, S and beta from p (WarpGemmParams).
   KOKKOS_INLINE_FUNCTION static void store(const T (&acc)[TM][TN], const WarpGemmParams<T>& p, const int slice,
                                            const int bm, const int bn, const int row0, const int col0) {
-    T* const o = p.out + (p.slices > 1 ? slice * p.slice_elems : 0);
-    const bool scale = p.slices == 1 && p.beta != T(0);
+    T* const o = p.slice_out(slice);
+    const bool scale = p.scales_c();
     MMAPP_UNROLL
     for (int gi = 0; gi < TM / VW; ++gi) {
       MMAPP_UNROLL

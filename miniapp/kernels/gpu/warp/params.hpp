@@ -59,6 +59,13 @@ struct WarpGemmParams {
   T beta;                     ///< 176: C = A * B + beta * C (S == 1; the reduce applies it otherwise)
   long ldo;                   ///< 184: out's row stride, elements
   bool vec_o;                 ///< 192: out may be written in 16-byte chunks
+
+  /// Where split-K slice `slice` (0 without split-K) of the output starts:
+  /// C itself, or that slice's partial C in the workspace, slice_elems apart.
+  KOKKOS_INLINE_FUNCTION T* slice_out(const int slice) const { return out + (slices > 1 ? slice * slice_elems : 0); }
+  /// Whether an epilogue adds beta * C: to C itself (S == 1; the reduce
+  /// applies beta otherwise), and only where beta != 0 (C is not read then).
+  KOKKOS_INLINE_FUNCTION bool scales_c() const { return slices == 1 && beta != T(0); }
 };
 
 static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
