@@ -1117,6 +1117,10 @@ namespace {
 C h200_double(long m, long n, long k, std::string* why = nullptr) {
   return mmapp::gpu_shape_rule(true, m, n, k, 132, why, true, true, true, 4.8e12);
 }
+/// The float rule there, with the sm_90a tiles or (sm90a false) without them.
+C h200_float(long m, long n, long k, std::string* why = nullptr, bool sm90a = true) {
+  return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, sm90a, 4.8e12);
+}
 }  // namespace
 
 TEST_CASE("GPU shape rule, double with operands read in place: the 64x64 tile split where the 128x64 tile would be",
@@ -1211,9 +1215,6 @@ TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as wit
 TEST_CASE("GPU shape rule, float with N odd and K <= 16 over a large C: the staged 3xTF32 mma.sync tile", "[rule]") {
   // The SIMT tiles store C's unaligned rows element by element; the 64x64 3xTF32 tile stages C and
   // stores whole rows (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040).
-  const auto h200_float = [](long m, long n, long k, std::string* why = nullptr) {
-    return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, true, 4.8e12);
-  };
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {2000, 3001, 16}, {3229, 9109, 16}, {3229, 9109, 1}, {128, 46877, 7}, {6000, 1001, 16}}) {
     INFO(m << "x" << n << "x" << k);
@@ -1230,7 +1231,7 @@ TEST_CASE("GPU shape rule, float with N odd and K <= 16 over a large C: the stag
     CHECK(why.find("N odd and K <= 16") == std::string::npos);
   }
   // Without sm_90a the SIMT rule's choice stands.
-  CHECK(mmapp::gpu_shape_rule(false, 2000, 3001, 16, 132, nullptr, true, true, false, 4.8e12) != C::tf32_small_wsplit);
+  CHECK(h200_float(2000, 3001, 16, nullptr, false) != C::tf32_small_wsplit);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 one on m16n8k8 in one wave", "[rule]") {
