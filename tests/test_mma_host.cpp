@@ -897,6 +897,63 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(Three::scratch_bytes == 3 * Three::stage_bytes + 1024);
 }
 
+namespace {
+
+/// Stages a whole Cfg block tile with wgmma_stage_c, every thread of the
+/// team in turn, register i of (wg, w, lane) holding acc = v and dc = 2048 u
+/// (v, u from a counter), into a NaN-poisoned buffer of BM x Staged::ld
+/// floats. Returns the elements of the BM x BN tile that are not v + u of
+/// the register wgmma_d_row / wgmma_d_col place there, plus the padding
+/// columns written: every tile element once, each its own value.
+template <class Cfg>
+long wgmma_staged_bad() {
+  constexpr int R = Cfg::regs, ld = Cfg::Staged::ld;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> s(std::size_t(Cfg::BM) * ld, nan), want(s.size(), nan);
+  float next = 1.0f;
+  for (int wg = 0; wg < Cfg::warpgroups; ++wg)
+    for (int w = 0; w < 4; ++w)
+      for (int lane = 0; lane < 32; ++lane) {
+        float acc[R], dc[R];
+        for (int i = 0; i < R; ++i) {
+          acc[i] = next;
+          dc[i] = 2048.0f * 0.25f;  // + 0.25 in C
+          next += 1.0f;
+          want[std::size_t((64 * wg + mmapp::detail::wgmma_d_row(w, lane, i)) * ld +
+                           mmapp::detail::wgmma_d_col(lane, i))] = acc[i] + 0.25f;
+        }
+        mmapp::detail::wgmma_stage_c<Cfg>(s.data(), wg, w, lane, acc, dc);
+      }
+  long bad = 0;
+  for (int r = 0; r < Cfg::BM; ++r)
+    for (int c = 0; c < ld; ++c) {
+      const float got = s[std::size_t(r * ld + c)];
+      bad += c < Cfg::BN ? !(got == want[std::size_t(r * ld + c)]) : !std::isnan(got);
+    }
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("wgmma staged epilogue: each thread's pairs to their place in the scratch tile; one-tile scratch sizes",
+          "[mma]") {
+  using mmapp::GpuWgmmaTile;
+  CHECK(wgmma_staged_bad<GpuWgmmaTile<128, 128, 1>>() == 0);
+  CHECK(wgmma_staged_bad<GpuWgmmaTile<64, 128, 1>>() == 0);
+  CHECK(wgmma_staged_bad<GpuWgmmaTile<128, 64, 1>>() == 0);
+  // Pitch BN + 8 floats: 8-byte pairs aligned, a warp's 8 rows 8 banks apart.
+  CHECK(GpuWgmmaTile<128, 128, 1>::Staged::ld == 136);
+  // One K tile per team: one stage (or the staged C tile where larger) and 1 KiB to align it.
+  using Pre64 = GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>;
+  CHECK(Pre64::one_tile_scratch);
+  CHECK(Pre64::one_tile_scratch_bytes == std::size_t(Pre64::stage_bytes) + 1024);
+  CHECK(2 * Pre64::one_tile_scratch_bytes <= 227 * 1024);  // two teams per SM (H100/H200 shared memory)
+  using Big = GpuWgmmaTile<128, 128, 1>;
+  CHECK(Big::one_tile_scratch_bytes == Big::Staged::bytes + 1024);          // 128 x 136 floats > one 64 KiB stage
+  CHECK(!GpuWgmmaTile<128, 128, 1, 0, 8, true>::one_tile_scratch);          // raw slots past the stages
+  CHECK(!GpuWgmmaTile<128, 128, 1, 0, 8, false, 2, false, true>::stage_c);  // ws: producers leave first
+}
+
 TEST_CASE("wgmma pre-split pass: every part element is the split of its A or B element, zeros past them",
           "[mma][presplit]") {
   // wgmma_presplit_pass on the host space: A's rows and B's columns (transposed, K-major) padded

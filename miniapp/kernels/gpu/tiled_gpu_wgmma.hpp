@@ -146,6 +146,21 @@ struct GpuWgmmaTile {
   static constexpr int barrier_bytes = Producer_ ? 2 * stages * 8 : 0;  ///< ws: full and empty mbarriers per stage
   static constexpr std::size_t scratch_bytes =
       std::size_t(stages * stage_bytes + raw_slots * raw_bytes + barrier_bytes + detail::kWgmmaAtomBytes);
+  /// The C tile staged over the stages for the row-wise epilogue where C's
+  /// rows take no pairs (N odd: StagedC, store_staged_rows). Not on ws
+  /// teams: their producers leave before the epilogue (no team barrier).
+  using Staged = detail::StagedC<BM, BN, team_size, float>;
+  static constexpr bool stage_c = !Producer_;
+  static_assert(!stage_c || Staged::bytes <= std::size_t(stages) * stage_bytes, "the staged C tile: over the stages");
+  /// Where every team takes at most one K tile (K chunk <= BK), the register
+  /// and pre-split paths touch stage 0 only, so the launch asks for one stage
+  /// (or the staged C tile where larger) and the 1 KiB to align it: twice the
+  /// teams per SM for the 64x128 tile (252 registers: two teams' worth),
+  /// whose three stages take 145 KiB. Not with Async or ws: their raw slots
+  /// lie past the stages.
+  static constexpr bool one_tile_scratch = !Async_ && !Producer_;
+  static constexpr std::size_t one_tile_scratch_bytes =
+      (std::size_t(stage_bytes) > Staged::bytes ? std::size_t(stage_bytes) : Staged::bytes) + detail::kWgmmaAtomBytes;
 };
 
 namespace detail {
@@ -490,6 +505,13 @@ KOKKOS_INLINE_FUNCTION void wgmma_tile_overlapped(const std::uint32_t st, const 
   for (int i = 0; i < R; ++i) acc[i] += tp[i];
 }
 
+/// Accumulator register i's element of C: acc + dc * 2^-11 (the big and
+/// the scaled small products' sums).
+template <int R>
+KOKKOS_FORCEINLINE_FUNCTION float wgmma_c(const float (&acc)[R], const float (&dc)[R], const int i) {
+  return acc[i] + dc[i] * (1.0f / float(kTf32SmallScale));
+}
+
 /// The epilogue of warpgroup wg's 64 x BN slice of the block tile (bm, bn):
 /// C = acc + dc * 2^-11 (+ beta C), or slice `slice`'s split-K partial
 /// (params.out), inside M x N only; registers 2i and 2i + 1 (adjacent
@@ -506,9 +528,26 @@ KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, 
     const int row = bm + 64 * wg + wgmma_d_row(w, lane, i);
     const int col = bn + wgmma_d_col(lane, i);
     if (row >= params.M) continue;
-    const float c0 = acc[i] + dc[i] * (1.0f / float(kTf32SmallScale));
-    const float c1 = acc[i + 1] + dc[i + 1] * (1.0f / float(kTf32SmallScale));
-    pair_store(o + long(row) * params.ldo + col, col, params.N, params.pair_o, scale, params.beta, c0, c1);
+    pair_store(o + long(row) * params.ldo + col, col, params.N, params.pair_o, scale, params.beta, wgmma_c(acc, dc, i),
+               wgmma_c(acc, dc, i + 1));
+  }
+}
+
+/// Thread (wg, w, lane)'s share of the block tile's C staged in scratch
+/// (Cfg::Staged: BM x BN row-major, pitch Staged::ld floats, s 8-byte
+/// aligned): element (64 wg + wgmma_d_row, wgmma_d_col) of each register
+/// pair <- acc + dc * 2^-11, one 8-byte store a pair. Pitch BN + 8: the 8
+/// rows of a warp's store start 8 banks apart, so its 256 bytes take two
+/// wavefronts. store_staged_rows then writes the tile to C by whole rows.
+template <class Cfg, int R>
+KOKKOS_INLINE_FUNCTION void wgmma_stage_c(float* const s, const int wg, const int w, const int lane,
+                                          const float (&acc)[R], const float (&dc)[R]) {
+  static_assert(R % 2 == 0, "accumulator registers in column pairs");
+  MMAPP_UNROLL
+  for (int i = 0; i < R; i += 2) {
+    const int row = 64 * wg + wgmma_d_row(w, lane, i), col = wgmma_d_col(lane, i);
+    *reinterpret_cast<Pair<float>*>(s + row * Cfg::Staged::ld + col) =
+        Pair<float>{{wgmma_c(acc, dc, i), wgmma_c(acc, dc, i + 1)}};
   }
 }
 
@@ -662,7 +701,8 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
       return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
     }
   }();
-  params.scratch_bytes = Cfg::scratch_bytes;
+  params.scratch_bytes =
+      Cfg::one_tile_scratch && params.kc <= Cfg::BK ? Cfg::one_tile_scratch_bytes : Cfg::scratch_bytes;
   const std::uint32_t* const pre = reinterpret_cast<const std::uint32_t*>(args.work.data() + ps.at);
   const long mp = ps.mp, np = ps.np, kp = ps.kp;
 
@@ -835,6 +875,18 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
           }  // register path
 
           // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
+          if constexpr (Cfg::stage_c) {
+            if (!params.pair_o) {
+              // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows.
+              team.team_barrier();  // every warpgroup's wgmma done (each waited for its own)
+              float* const s = reinterpret_cast<float*>(smem);
+              detail::wgmma_stage_c<Cfg>(s, wg, w, lane, acc, dc);
+              team.team_barrier();
+              detail::store_staged_rows<Cfg::BM, Cfg::BN, Cfg::team_size>(s, Cfg::Staged::ld, params, slice, bm, bn,
+                                                                          tid);
+              return;
+            }
+          }
           detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
         }
       });
