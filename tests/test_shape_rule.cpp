@@ -1212,26 +1212,40 @@ TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as wit
   CHECK(h200_double(300, 20001, 16) == C::dmma_small);
 }
 
-TEST_CASE("GPU shape rule, float with N odd and K <= 16 over a large C: the staged 3xTF32 mma.sync tile", "[rule]") {
-  // The SIMT tiles store C's unaligned rows element by element; the 64x64 3xTF32 tile stages C and
-  // stores whole rows (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {2000, 3001, 16}, {3229, 9109, 16}, {3229, 9109, 1}, {128, 46877, 7}, {6000, 1001, 16}}) {
+TEST_CASE("GPU shape rule, float with N odd and K <= 32 over a large C: the staged 3xTF32 tiles", "[rule]") {
+  // The SIMT tiles store C's unaligned rows element by element; the 3xTF32 tiles stage C and store
+  // whole rows (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040; thirty-seventh round, the
+  // wgmma tile from 1.5e7 cells: 3229 x 9109 x 32 0.179 -> 0.114).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{2000, 3001, 16},
+                                                                {3229, 3001, 1},
+                                                                {128, 46877, 7},
+                                                                {6000, 1001, 16},
+                                                                {1000, 9109, 8},
+                                                                {1500, 1501, 32},
+                                                                {1415, 1415 * 2 + 1, 32}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     CHECK(h200_float(m, n, k, &why) == C::tf32_small_wsplit);
-    CHECK(why.find("N odd and K <= 16") != std::string::npos);
+    CHECK(why.find("N odd and K <= 32") != std::string::npos);
   }
-  // N even, K past 16, fewer than 128 rows or 6e6 cells: another step's choice.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{3229, 9109, 16}, {3229, 9109, 32}, {6000, 6001, 24}, {8000, 4001, 1}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    CHECK(h200_float(m, n, k, &why) == C::wgmma_pre64_wsplit);
+    CHECK(why.find("N odd and K <= 32") != std::string::npos);
+  }
+  // N even, K past 32, fewer than 128 rows or 2e6 cells: another step's choice.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {2000, 3002, 16}, {2000, 3001, 17}, {127, 60001, 16}, {1999, 3001, 16}, {1000, 2001, 64}}) {
+           {2000, 3002, 16}, {2000, 3001, 33}, {127, 60001, 16}, {1413, 1413, 16}, {1000, 2001, 64}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     h200_float(m, n, k, &why);
-    CHECK(why.find("N odd and K <= 16") == std::string::npos);
+    CHECK(why.find("N odd and K <= 32") == std::string::npos);
   }
   // Without sm_90a the SIMT rule's choice stands.
   CHECK(h200_float(2000, 3001, 16, nullptr, false) != C::tf32_small_wsplit);
+  CHECK(h200_float(3229, 9109, 16, nullptr, false) != C::wgmma_pre64_wsplit);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 one on m16n8k8 in one wave", "[rule]") {

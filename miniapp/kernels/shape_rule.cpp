@@ -411,24 +411,32 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
 
 // Float with N odd (C's rows take neither the SIMT tiles' 16-byte chunks nor pairs), K <=
 // kFloatOddCMaxK, at least kFloatOddCMinRows rows and kFloatOddCMinCells cells of C: the store of C
-// sets the time, and the mma.sync 3xTF32 64x64 tile, which stages its C tile in scratch and stores
-// whole rows (StagedC), stores it faster than the SIMT tiles, element by element (tf32_small_wsplit;
-// K <= 16 makes one slice). One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-sixth
-// round", calls 1-2, `tile: auto`, ms, the SIMT 128x128 tile the rule took -> the 64x64 3xTF32 tile;
-// cuBLAS SGEMM): 2000 x 3001 x 16 0.061 -> 0.040 (0.054), 3229 x 9109 x 16 0.172 -> 0.147 (0.101).
-// At K 64 the SIMT tiles stay ahead (1000 x 2001 x 64: 0.032 against 0.036).
-constexpr long kFloatOddCMaxK = 16;
+// sets the time, and the 3xTF32 tiles, which stage their C tile in scratch and store whole rows
+// (StagedC), store it faster than the SIMT tiles, element by element. From kFloatOddCWgmmaCells
+// cells the pre-split 64x128 wgmma tile (wgmma_pre64_wsplit; one K tile per team, so one stage of
+// scratch and two teams per SM), below them the mma.sync 64x64 tile (tf32_small_wsplit); K <= 32
+// makes one slice. One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-seventh round",
+// `tile: auto`, ms: the SIMT tile the rule took, the 64x64 mma.sync tile, the wgmma tile; cuBLAS
+// SGEMM): 3229 x 9109 x 16 -, 0.129, 0.117 (0.083); 3229 x 9109 x 32 0.179, -, 0.114 (0.105);
+// 6000 x 6001 x 24 0.203, -, 0.138 (0.109); 8000 x 4001 x 16 -, 0.138, 0.128 (0.085); 1000 x 9109 x 8
+// -, 0.048, 0.052 (0.040); 2000 x 3001 x 16 -, 0.037, 0.040 (0.036); 1500 x 1501 x 32 0.046, 0.026,
+// 0.031 (0.028). At K 64 the SIMT tiles stayed ahead in the thirty-sixth round (1000 x 2001 x 64:
+// 0.032 against 0.036), before the wgmma tiles staged C.
+constexpr long kFloatOddCMaxK = 32;
 constexpr long kFloatOddCMinRows = 128;
-constexpr double kFloatOddCMinCells = 6e6;
+constexpr double kFloatOddCMinCells = 2e6;
+constexpr double kFloatOddCWgmmaCells = 1.5e7;
 
 /// The float odd-N short-K step (the comment above); `none` where it declines.
 GpuRuleChoice float_odd_c_choice(long m, long n, long k, std::string* why) {
-  if (n % 2 == 0 || k > kFloatOddCMaxK || m < kFloatOddCMinRows || double(m) * double(n) < kFloatOddCMinCells)
+  const double cells = double(m) * double(n);
+  if (n % 2 == 0 || k > kFloatOddCMaxK || m < kFloatOddCMinRows || cells < kFloatOddCMinCells)
     return GpuRuleChoice::none;
-  return chose(GpuRuleChoice::tf32_small_wsplit,
-               "3xTF32, N odd and K <= " + std::to_string(kFloatOddCMaxK) +
-                   ": 64x64 tiles on mma.sync, C staged in scratch and stored by whole rows",
-               why);
+  const std::string head = "3xTF32, N odd and K <= " + std::to_string(kFloatOddCMaxK) + ": ";
+  const std::string tail = ", C staged in scratch and stored by whole rows";
+  return cells >= kFloatOddCWgmmaCells
+             ? chose(GpuRuleChoice::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why)
+             : chose(GpuRuleChoice::tf32_small_wsplit, head + "64x64 tiles on mma.sync" + tail, why);
 }
 
 }  // namespace

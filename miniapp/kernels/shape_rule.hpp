@@ -285,9 +285,10 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
 /// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows)
 /// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
-/// that fill its waves in chunks of at least 256 (small_wsplit). Float with N odd, K <= 16, at least 128 rows
-/// and 6e6 cells of C, with `sm90a` (thirty-sixth round): the mma.sync 64x64 3xTF32 tile (tf32_small_wsplit,
-/// one slice), whose C goes through scratch by whole rows where the SIMT tiles store it element by element.
+/// that fill its waves in chunks of at least 256 (small_wsplit). Float with N odd, K <= 32, at least 128 rows
+/// and 2e6 cells of C, with `sm90a` (thirty-sixth and thirty-seventh rounds): the 3xTF32 tiles, whose C goes
+/// through scratch by whole rows where the SIMT tiles store it element by element, the pre-split 64x128 wgmma
+/// tile from 1.5e7 cells (wgmma_pre64_wsplit), the mma.sync 64x64 tile below (tf32_small_wsplit; one slice).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
