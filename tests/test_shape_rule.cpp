@@ -1212,40 +1212,53 @@ TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as wit
   CHECK(h200_double(300, 20001, 16) == C::dmma_small);
 }
 
-TEST_CASE("GPU shape rule, float with N odd and K <= 32 over a large C: the staged 3xTF32 tiles", "[rule]") {
-  // The SIMT tiles store C's unaligned rows element by element; the 3xTF32 tiles stage C and store
-  // whole rows (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040; thirty-seventh round, the
-  // wgmma tile from 1.5e7 cells: 3229 x 9109 x 32 0.179 -> 0.114).
+TEST_CASE("GPU shape rule, float with C's rows not in 16-byte chunks at short K: the 3xTF32 tiles", "[rule]") {
+  // The SIMT tiles store such rows element by element; the 3xTF32 tiles store pairs (N even) or
+  // stage C and store whole rows (N odd) (thirty-sixth round: 2000 x 3001 x 16 0.061 ms -> 0.040;
+  // thirty-seventh round: 3229 x 9109 x 32 0.179 -> 0.114 on the wgmma tile, 3229 x 9110 x 16 0.174
+  // -> 0.106, 3229 x 9109 x 48 0.190 -> 0.141).
+  const auto is = [](const C want, const long m, const long n, const long k, const char* text) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    CHECK(h200_float(m, n, k, &why) == want);
+    CHECK(why.find(text) != std::string::npos);
+  };
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{2000, 3001, 16},
                                                                 {3229, 3001, 1},
                                                                 {128, 46877, 7},
                                                                 {6000, 1001, 16},
                                                                 {1000, 9109, 8},
                                                                 {1500, 1501, 32},
-                                                                {1415, 1415 * 2 + 1, 32}}) {
-    INFO(m << "x" << n << "x" << k);
-    std::string why;
-    CHECK(h200_float(m, n, k, &why) == C::tf32_small_wsplit);
-    CHECK(why.find("N odd and K <= 32") != std::string::npos);
-  }
+                                                                {1415, 1415 * 2 + 1, 32}})
+    is(C::tf32_small_wsplit, m, n, k, "N odd and K <= 32: 64x64 tiles on mma.sync");
   for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{3229, 9109, 16}, {3229, 9109, 32}, {6000, 6001, 24}, {8000, 4001, 1}}) {
-    INFO(m << "x" << n << "x" << k);
-    std::string why;
-    CHECK(h200_float(m, n, k, &why) == C::wgmma_pre64_wsplit);
-    CHECK(why.find("N odd and K <= 32") != std::string::npos);
-  }
-  // N even, K past 32, fewer than 128 rows or 2e6 cells: another step's choice.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {2000, 3002, 16}, {2000, 3001, 33}, {127, 60001, 16}, {1413, 1413, 16}, {1000, 2001, 64}}) {
+       std::vector<std::array<long, 3>>{{3229, 9109, 16}, {3229, 9109, 32}, {6000, 6001, 24}, {8000, 4001, 1}})
+    is(C::wgmma_pre64_wsplit, m, n, k, "N odd and K <= 32: 64x128 tiles on wgmma");
+  // N even but not a multiple of 4: pairs, the 64x64 tile at any size.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9110, 16}, {1500, 1502, 32}, {8000, 4002, 8}})
+    is(C::tf32_small_wsplit, m, n, k, "N not a multiple of 4 and K <= 32: 64x64 tiles on mma.sync");
+  // N odd, K 33-64, 6e6 cells or more: the pre-split 128x128 wgmma tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9109, 48}, {2000, 3001, 64}, {2000, 3001, 33}})
+    is(C::wgmma_big, m, n, k, "N odd and K <= 64: 128x128 tiles on wgmma");
+  // N a multiple of 4, K past 32 (N even) or 64 (N odd), fewer than 128 rows, 2e6 cells (K <= 32) or 6e6
+  // cells (K 33-64): another step's choice.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{2000, 3004, 16},
+                                                                {4096, 4096, 16},
+                                                                {2000, 3002, 33},
+                                                                {2000, 3001, 65},
+                                                                {127, 60001, 16},
+                                                                {1413, 1413, 16},
+                                                                {1999, 3001, 64}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     h200_float(m, n, k, &why);
-    CHECK(why.find("N odd and K <= 32") == std::string::npos);
+    CHECK(why.find("K <= 32") == std::string::npos);
+    CHECK(why.find("K <= 64") == std::string::npos);
   }
   // Without sm_90a the SIMT rule's choice stands.
   CHECK(h200_float(2000, 3001, 16, nullptr, false) != C::tf32_small_wsplit);
   CHECK(h200_float(3229, 9109, 16, nullptr, false) != C::wgmma_pre64_wsplit);
+  CHECK(h200_float(3229, 9109, 48, nullptr, false) != C::wgmma_big);
 }
 
 TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 one on m16n8k8 in one wave", "[rule]") {

@@ -409,34 +409,51 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
              : chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why);
 }
 
-// Float with N odd (C's rows take neither the SIMT tiles' 16-byte chunks nor pairs), K <=
-// kFloatOddCMaxK, at least kFloatOddCMinRows rows and kFloatOddCMinCells cells of C: the store of C
-// sets the time, and the 3xTF32 tiles, which stage their C tile in scratch and store whole rows
-// (StagedC), store it faster than the SIMT tiles, element by element. From kFloatOddCWgmmaCells
-// cells the pre-split 64x128 wgmma tile (wgmma_pre64_wsplit; one K tile per team, so one stage of
-// scratch and two teams per SM), below them the mma.sync 64x64 tile (tf32_small_wsplit); K <= 32
-// makes one slice. One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-seventh round",
-// `tile: auto`, ms: the SIMT tile the rule took, the 64x64 mma.sync tile, the wgmma tile; cuBLAS
-// SGEMM): 3229 x 9109 x 16 -, 0.129, 0.117 (0.083); 3229 x 9109 x 32 0.179, -, 0.114 (0.105);
-// 6000 x 6001 x 24 0.203, -, 0.138 (0.109); 8000 x 4001 x 16 -, 0.138, 0.128 (0.085); 1000 x 9109 x 8
-// -, 0.048, 0.052 (0.040); 2000 x 3001 x 16 -, 0.037, 0.040 (0.036); 1500 x 1501 x 32 0.046, 0.026,
-// 0.031 (0.028). At K 64 the SIMT tiles stayed ahead in the thirty-sixth round (1000 x 2001 x 64:
-// 0.032 against 0.036), before the wgmma tiles staged C.
-constexpr long kFloatOddCMaxK = 32;
-constexpr long kFloatOddCMinRows = 128;
-constexpr double kFloatOddCMinCells = 2e6;
+// Float with C's rows not in 16-byte chunks (N not a multiple of 4), so that the SIMT tiles store
+// C element by element, and short K, where the store of C sets the time: the 3xTF32 tiles, which
+// store pairs (N even) or stage their C tile in scratch and store whole rows (N odd: StagedC).
+//   - K <= kFloatUnalignedCMaxK, at least kFloatUnalignedCMinRows rows and kFloatUnalignedCMinCells
+//     cells of C: with N odd from kFloatOddCWgmmaCells cells the pre-split 64x128 wgmma tile
+//     (wgmma_pre64_wsplit; one K tile per team, so one stage of scratch and two teams per SM), else
+//     the mma.sync 64x64 tile (tf32_small_wsplit); K <= 32 makes one slice.
+//   - N odd, K up to kFloatOddCWgmmaMaxK, from kFloatOddCDeepMinCells cells: the pre-split 128x128
+//     wgmma tile (wgmma_big).
+// One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-seventh round", `tile: auto`, ms:
+// the SIMT tile the rule took, the 64x64 mma.sync tile, the 64x128 wgmma tile; cuBLAS SGEMM):
+// 3229 x 9109 x 16 -, 0.129, 0.117 (0.083); 3229 x 9109 x 32 0.179, -, 0.114 (0.105); 6000 x 6001 x
+// 24 0.203, -, 0.138 (0.109); 8000 x 4001 x 16 -, 0.138, 0.128 (0.085); 1000 x 9109 x 8 -, 0.048,
+// 0.052 (0.040); 2000 x 3001 x 16 -, 0.037, 0.040 (0.036); 1500 x 1501 x 32 0.046, 0.026, 0.031
+// (0.028); 3229 x 9110 x 16 (N even) 0.171-0.174, 0.100-0.106, 0.111-0.112 (0.093-0.101). The
+// 128x128 wgmma tile: 3229 x 9109 x 48 0.190 -> 0.141 (0.121), 2000 x 3001 x 64 0.073 -> 0.045
+// (0.053).
+constexpr long kFloatUnalignedCMaxK = 32;
+constexpr long kFloatUnalignedCMinRows = 128;
+constexpr double kFloatUnalignedCMinCells = 2e6;
 constexpr double kFloatOddCWgmmaCells = 1.5e7;
+constexpr long kFloatOddCWgmmaMaxK = 64;
+constexpr double kFloatOddCDeepMinCells = 6e6;
 
-/// The float odd-N short-K step (the comment above); `none` where it declines.
-GpuRuleChoice float_odd_c_choice(long m, long n, long k, std::string* why) {
+/// The float step for C's rows not in 16-byte chunks at short K (the comment above); `none` where
+/// it declines.
+GpuRuleChoice float_unaligned_c_choice(long m, long n, long k, std::string* why) {
+  using C = GpuRuleChoice;
   const double cells = double(m) * double(n);
-  if (n % 2 == 0 || k > kFloatOddCMaxK || m < kFloatOddCMinRows || cells < kFloatOddCMinCells)
-    return GpuRuleChoice::none;
-  const std::string head = "3xTF32, N odd and K <= " + std::to_string(kFloatOddCMaxK) + ": ";
-  const std::string tail = ", C staged in scratch and stored by whole rows";
-  return cells >= kFloatOddCWgmmaCells
-             ? chose(GpuRuleChoice::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why)
-             : chose(GpuRuleChoice::tf32_small_wsplit, head + "64x64 tiles on mma.sync" + tail, why);
+  if (n % 4 == 0 || m < kFloatUnalignedCMinRows) return C::none;
+  const bool odd = n % 2 != 0;
+  const std::string rows = odd ? "N odd" : "N not a multiple of 4";
+  const std::string tail = odd ? ", C staged in scratch and stored by whole rows" : ", C stored in pairs";
+  if (k <= kFloatUnalignedCMaxK && cells >= kFloatUnalignedCMinCells) {
+    const std::string head = "3xTF32, " + rows + " and K <= " + std::to_string(kFloatUnalignedCMaxK) + ": ";
+    return odd && cells >= kFloatOddCWgmmaCells
+               ? chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why)
+               : chose(C::tf32_small_wsplit, head + "64x64 tiles on mma.sync" + tail, why);
+  }
+  if (odd && k <= kFloatOddCWgmmaMaxK && cells >= kFloatOddCDeepMinCells)
+    return chose(C::wgmma_big,
+                 "3xTF32, N odd and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
+                     ": 128x128 tiles on wgmma, operands split once" + tail,
+                 why);
+  return C::none;
 }
 
 }  // namespace
@@ -1033,7 +1050,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (!is_double && sm90a)
     if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
-    if (const C c = float_odd_c_choice(m, n, k, why); c != C::none) return c;
+    if (const C c = float_unaligned_c_choice(m, n, k, why); c != C::none) return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C

@@ -285,10 +285,12 @@ inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
 /// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows)
 /// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
-/// that fill its waves in chunks of at least 256 (small_wsplit). Float with N odd, K <= 32, at least 128 rows
-/// and 2e6 cells of C, with `sm90a` (thirty-sixth and thirty-seventh rounds): the 3xTF32 tiles, whose C goes
-/// through scratch by whole rows where the SIMT tiles store it element by element, the pre-split 64x128 wgmma
-/// tile from 1.5e7 cells (wgmma_pre64_wsplit), the mma.sync 64x64 tile below (tf32_small_wsplit; one slice).
+/// that fill its waves in chunks of at least 256 (small_wsplit). Float with N not a multiple of 4 (C's rows not in
+/// 16-byte chunks, which the SIMT tiles then store element by element), at least 128 rows, with `sm90a`
+/// (thirty-sixth and thirty-seventh rounds): the 3xTF32 tiles, which store C in pairs (N even) or through
+/// scratch by whole rows (N odd). K <= 32 and 2e6 cells of C: with N odd from 1.5e7 cells the pre-split 64x128
+/// wgmma tile (wgmma_pre64_wsplit), else the mma.sync 64x64 tile (tf32_small_wsplit; one slice); N odd, K
+/// 33-64, from 6e6 cells: the pre-split 128x128 wgmma tile (wgmma_big).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
