@@ -122,7 +122,8 @@ inline constexpr RuleTile kDoubleMmaBigWaves{128, 64, 256, true};
 /// kDmmaTeamsPerSm), and the deep one unsplit (dmma_small_deep).
 inline constexpr RuleTile kDoubleMmaSmallWaves{64, 64, 128, true};
 inline constexpr RuleTile kDoubleMmaSmallDeep{64, 64, 0};
-/// The pre-split 3xTF32 wgmma tile 64 rows high (wgmma_pre64_wsplit; one team per SM) and the
+/// The pre-split 3xTF32 wgmma tile 64 rows high (wgmma_pre64_wsplit; one team per SM, two where
+/// each team takes one K tile: GpuWgmmaTile::one_tile_scratch) and the
 /// 3xTF32 mma.sync 64x64 tile (tf32_small_wsplit; kFloatTf32SmallTeamsPerSm), K split into the
 /// slices that fill their waves.
 inline constexpr RuleTile kFloatWgmmaPre64Waves{64, 128, 128, true};

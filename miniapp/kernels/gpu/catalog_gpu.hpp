@@ -355,7 +355,9 @@ using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3
 /// For a small C (issue 21, thirtieth round; shape_rule.cpp, float_small_waves_choice): the pre-split
 /// 64x128 tile and the 3xTF32 register-path 64x64 tile (operands split in the K loop, three teams
 /// per SM) with K split into the slices that fill their waves in chunks of at least 128, the
-/// rule's wgmma_pre64_wsplit and tf32_small_wsplit; the SIMT small tile split by 256 (not in the
+/// rule's wgmma_pre64_wsplit and tf32_small_wsplit (both also the rule's for C's rows not in 16-byte
+/// chunks at K <= 32, where the first runs two teams per SM on one stage of scratch:
+/// GpuWgmmaTile::one_tile_scratch); the SIMT small tile split by 256 (not in the
 /// rule: as fast as these below K = 256, where the unsplit SIMT tile is too).
 using FloatWgmmaPre64Waves128 = WaveSplit<GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>>;
 using FloatTf32SmallWaves128 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>;

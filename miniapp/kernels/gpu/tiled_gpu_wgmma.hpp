@@ -39,6 +39,12 @@
 //     sides meet at mbarriers instead of a team barrier (wgmma_ws_team;
 //     warp/ws_pipeline.hpp). Slower than the register path (the raw slots'
 //     scratch traffic, half the threads splitting): ladder variants only.
+//   - epilogue: C = acc + dc * 2^-11 in pairs of adjacent columns
+//     (pair_store); where C's rows take no pairs (N odd), the team stages
+//     its C tile in scratch over the stages and stores it by whole rows
+//     (StagedC, store_staged_rows; not on ws teams). Where every team takes
+//     one K tile, the launch asks for one stage of scratch
+//     (GpuWgmmaTile::one_tile_scratch).
 // Where this build has no wgmma (the catalog lists these variants only for
 // sm_90a builds, kGpuWgmma) the device code aborts; on the host the
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
