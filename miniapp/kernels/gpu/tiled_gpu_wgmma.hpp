@@ -161,7 +161,7 @@ struct GpuWgmmaTile {
   /// Where every team takes at most one K tile (K chunk <= BK), the register
   /// and pre-split paths touch stage 0 only, so the launch asks for one stage
   /// (or the staged C tile where larger) and the 1 KiB to align it: twice the
-  /// teams per SM for the 64x128 tile (252 registers: two teams' worth),
+  /// teams per SM for the 64x128 tile (251 registers: two teams' worth),
   /// whose three stages take 145 KiB. Not with Async or ws: their raw slots
   /// lie past the stages.
   static constexpr bool one_tile_scratch = !Async_ && !Producer_;
