@@ -1002,11 +1002,10 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
           if constexpr (Scratch::stage_c) {
             if (!params.pair_o) {
               // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows.
-              team.team_barrier();  // every warp's last fragment reads done
-              warp.store_partial(acc, dc, st.smem, Scratch::Staged::ld);
-              team.team_barrier();
-              detail::store_staged_rows<Cfg::BM, Cfg::BN, Cfg::team_size>(st.smem, Scratch::Staged::ld, params, slice,
-                                                                          sg.bm, sg.bn, tid);
+              constexpr int ld = Scratch::Staged::ld;
+              detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
+                  team, st.smem, ld, params, slice, sg.bm, sg.bn, tid,
+                  [&](T* const s) { warp.store_partial(acc, dc, s, ld); });
               return;
             }
           }

@@ -106,6 +106,23 @@ KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, c
   }
 }
 
+/// A tensor-core team's epilogue through its level-0 scratch where C's rows
+/// take no pairs (N odd): a team barrier (every warp's reads of the stages
+/// done, the stages then free), `stage(s)` (the thread writes its
+/// accumulators to its places in the BM x BN tile at s, row-major, pitch
+/// lds elements), a second barrier, and the thread's share of the row-wise
+/// store (store_staged_rows, the arguments as there). gemm_tiled_mma and
+/// gemm_tiled_wgmma stage their tiles this way (StagedC).
+template <int BM, int BN, int TeamSize, class Member, class T, class Stage>
+KOKKOS_INLINE_FUNCTION void store_through_scratch(const Member& team, T* const s, const int lds,
+                                                  const WarpGemmParams<T>& p, const int slice, const int bm,
+                                                  const int bn, const int tid, const Stage& stage) {
+  team.team_barrier();
+  stage(s);
+  team.team_barrier();
+  store_staged_rows<BM, BN, TeamSize>(s, lds, p, slice, bm, bn, tid);
+}
+
 /// The output stage of a Cfg (GpuTile) thread for element type T.
 template <class Cfg, class T>
 struct Epilogue {
