@@ -166,7 +166,7 @@ struct GpuWgmmaTile {
   /// lie past the stages.
   static constexpr bool one_tile_scratch = !Async_ && !Producer_;
   static constexpr std::size_t one_tile_scratch_bytes =
-      (std::size_t(stage_bytes) > Staged::bytes ? std::size_t(stage_bytes) : Staged::bytes) + detail::kWgmmaAtomBytes;
+      Staged::launch_bytes(stage_bytes, stage_c) + detail::kWgmmaAtomBytes;
 };
 
 namespace detail {
