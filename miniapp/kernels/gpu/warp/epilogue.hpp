@@ -79,30 +79,55 @@ struct StagedC {
   }
 };
 
+/// Bytes of the tile a thread of store_staged_rows reads from scratch (and,
+/// with beta, from C) before it stores any of them: 16 floats, 8 doubles.
+inline constexpr int kStagedRowsBatchBytes = 64;
+
 /// Thread `tid`'s share of a team's row-wise store of a BM x BN tile staged
 /// in scratch (row-major, pitch lds elements; the tensor-core epilogue where
 /// out's rows do not take pairs, N odd): out(bm + r, bn + c) <- s[r lds + c]
 /// (+ beta * out when S == 1 and beta != 0) for bm + r < M and bn + c < N,
 /// out, ldo, M, N, S and beta from p (WarpGemmParams), slice as Epilogue::store.
-/// The team's TeamSize threads take the tile's elements in row-major order,
-/// so that a warp writes whole rows of consecutive columns: every 32-byte
-/// sector of out full where pairs at an odd row stride leave two stores a
-/// sector, each half of it (CUTLASS's shared-memory epilogue,
-/// epilogue/threadblock/epilogue.h, does the same for its vectors).
+/// The team's TeamSize threads (a multiple of BN) take the tile's elements in
+/// row-major order, so that a warp writes whole rows of consecutive columns:
+/// every 32-byte sector of out full where pairs at an odd row stride leave
+/// two stores a sector, each half of it (CUTLASS's shared-memory epilogue,
+/// epilogue/threadblock/epilogue.h, does the same for its vectors). Thread
+/// tid keeps column tid % BN and takes every (TeamSize / BN)-th row from row
+/// tid / BN, in batches of kStagedRowsBatchBytes: every load of a batch
+/// issued before its first store. Element by element (a scratch load, a
+/// store to C, the next load: the compiler may not move a load above a store
+/// it cannot tell apart from it), the staged epilogue cost the 64x128 wgmma
+/// tile 45 us on float 8000 x 4001 x 16: 110 us against 66 at N = 4000,
+/// pairs from registers (H200, Nsight Compute, 2026-11-29:
+/// docs/performance.md, "Tensor cores, thirty-eighth round").
 template <int BM, int BN, int TeamSize, class T>
 KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, const WarpGemmParams<T>& p,
                                               const int slice, const int bm, const int bn, const int tid) {
-  T* const o = p.slice_out(slice);
-  const bool scale = p.scales_c();
+  static_assert(TeamSize % BN == 0 && BM % (TeamSize / BN) == 0, "a thread keeps one column, whole rounds of rows");
+  constexpr int step = TeamSize / BN, per = BM / step;  // rows a round of the team covers; rows per thread
+  constexpr int batch = kStagedRowsBatchBytes / int(sizeof(T));
+  constexpr int G = per < batch ? per : batch;
+  static_assert(per % G == 0, "whole batches");
   const int rows = p.M - bm < BM ? p.M - bm : BM, cols = p.N - bn < BN ? p.N - bn : BN;
-  static_assert(BM * BN % TeamSize == 0, "the tile: whole rounds of the team");
-  MMAPP_UNROLL_4
-  for (int j = 0; j < BM * BN / TeamSize; ++j) {
-    const int i = tid + j * TeamSize, r = i / BN, c = i % BN;
-    if (r >= rows || c >= cols) continue;
-    T* const d = o + long(bm + r) * p.ldo + (bn + c);
-    const T v = s[r * lds + c];
-    *d = scale ? v + p.beta * *d : v;
+  const int r0 = tid / BN, c = tid % BN;
+  if (c >= cols) return;
+  const bool scale = p.scales_c();
+  const long dstep = long(step) * p.ldo;
+  T* const o = p.slice_out(slice);
+  const T* const src = s + r0 * lds + c;
+  long off = long(bm + r0) * p.ldo + (bn + c);  // of row r0 + j0 step, at batch j0
+  for (int j0 = 0; j0 < per; j0 += G) {
+    T v[G];
+    long at = off;
+    MMAPP_UNROLL
+    for (int g = 0; g < G; ++g, at += dstep) {  // loads: the staged values (and C's, with beta)
+      v[g] = src[(j0 + g) * step * lds];
+      if (scale && r0 + (j0 + g) * step < rows) v[g] += p.beta * o[at];
+    }
+    MMAPP_UNROLL
+    for (int g = 0; g < G; ++g, off += dstep)  // stores
+      if (r0 + (j0 + g) * step < rows) o[off] = v[g];
   }
 }
 
