@@ -99,8 +99,9 @@ inline constexpr int kStagedRowsBatchBytes = 64;
 /// store to C, the next load: the compiler may not move a load above a store
 /// it cannot tell apart from it), the staged epilogue cost the 64x128 wgmma
 /// tile 45 us on float 8000 x 4001 x 16: 110 us against 66 at N = 4000,
-/// pairs from registers (H200, Nsight Compute, 2026-11-29:
-/// docs/performance.md, "Tensor cores, thirty-eighth round").
+/// pairs from registers (H200, Nsight Compute, 2026-11-29). In batches the
+/// tile ran it in 0.097 ms against 0.127 (the app's medians; 0.089 at N =
+/// 4000): docs/performance.md, "Tensor cores, thirty-eighth round".
 template <int BM, int BN, int TeamSize, class T>
 KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, const WarpGemmParams<T>& p,
                                               const int slice, const int bm, const int bn, const int tid) {
