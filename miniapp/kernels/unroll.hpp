@@ -25,11 +25,3 @@
 #define MMAPP_NO_UNROLL
 #endif
 
-/// A loop unrolled four times by the CUDA device compiler: four independent
-/// iterations in flight with few registers (e.g. a team's row-wise store of a
-/// staged tile: four scratch loads ahead of their global stores).
-#if defined(__CUDA_ARCH__)
-#define MMAPP_UNROLL_4 _Pragma("unroll 4")
-#else
-#define MMAPP_UNROLL_4
-#endif

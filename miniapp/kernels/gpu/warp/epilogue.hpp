@@ -98,7 +98,7 @@ inline constexpr int kStagedRowsBatchBytes = 64;
 /// issued before its first store. Element by element (a scratch load, a
 /// store to C, the next load: the compiler may not move a load above a store
 /// it cannot tell apart from it), the staged epilogue cost the 64x128 wgmma
-/// tile 45 us on float 8000 x 4001 x 16: 110 us against 66 at N = 4000,
+/// tile 43 us on float 8000 x 4001 x 16: 110 us against 67 at N = 4000,
 /// pairs from registers (H200, Nsight Compute, 2026-11-29). In batches the
 /// tile ran it in 0.097 ms against 0.127 (the app's medians; 0.089 at N =
 /// 4000): docs/performance.md, "Tensor cores, thirty-eighth round".
