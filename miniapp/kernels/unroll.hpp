@@ -24,4 +24,3 @@
 #else
 #define MMAPP_NO_UNROLL
 #endif
-
