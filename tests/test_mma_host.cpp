@@ -242,16 +242,21 @@ TEMPLATE_TEST_CASE("pair_store: one pair where the flag allows and both columns 
   }
 }
 
-TEMPLATE_TEST_CASE("store_staged_rows: a staged tile to C's rows inside C, every element once, beta and slices",
-                   "[mma]", float, double) {
-  using T = TestType;
-  constexpr int BM = 8, BN = 16, team = 32, lds = BN + 4;
-  std::vector<T> s(std::size_t(BM) * lds);
+namespace {
+
+/// store_staged_rows<BM, BN, Team> of a staged tile (pitch BN + 4) to the corner tile of a C of
+/// 2 BM - 3 rows and BN + 5 columns (odd row stride: no pairs; BM - 3 rows and 5 columns inside),
+/// with beta 0 and -0.75, into C itself and into the last of two split-K slices: every element
+/// inside once, with beta only on C itself, nothing else written. Returns the wrong elements.
+template <class T, int BM, int BN, int Team>
+long staged_rows_bad() {
+  constexpr int lds = BN + 4;
+  std::vector<T> s(static_cast<std::size_t>(BM) * lds);
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = T(i + 1);
   const T old = T(7);
-  // C of 13 x 21 (odd row stride 21, no pairs) in two slices (split-K), each 13 * 21 + 1 apart.
-  const int M = 13, N = 21;
-  const long slice_elems = long(M) * N + 1;
+  const int M = 2 * BM - 3, N = BN + 5;
+  const long slice_elems = long(M) * N + 1;  // split-K slices M * N + 1 apart
+  long bad = 0;
   for (const T beta : {T(0), T(-0.75)})
     for (const int slices : {1, 2}) {
       std::vector<T> out(std::size_t(slice_elems) * slices, old);
@@ -259,24 +264,35 @@ TEMPLATE_TEST_CASE("store_staged_rows: a staged tile to C's rows inside C, every
       p.M = M;
       p.N = N;
       p.beta = beta;
-      const int slice = slices - 1, bm = 8, bn = 16;  // C's corner tile: 5 rows and 5 columns inside
+      const int slice = slices - 1, bm = BM, bn = BN;  // C's corner tile
       // C itself, or its slices (split-K) slice_elems apart.
       p.out = out.data();
       p.ldo = N;
       p.slices = slices;
       p.slice_elems = slice_elems;
-      for (int tid = 0; tid < team; ++tid)
-        mmapp::detail::store_staged_rows<BM, BN, team>(s.data(), lds, p, slice, bm, bn, tid);
-      INFO("beta " << beta << " slices " << slices);
+      for (int tid = 0; tid < Team; ++tid)
+        mmapp::detail::store_staged_rows<BM, BN, Team>(s.data(), lds, p, slice, bm, bn, tid);
       for (int e = 0; e < int(out.size()); ++e) {
         const int sl = e / slice_elems, i = e % slice_elems, row = i / N, col = i % N;
         const bool in = sl == slice && i < M * N && row >= bm && col >= bn;
         // beta applies to C itself (S == 1), never to a slice's partial tile.
         const T v = in ? s[std::size_t(row - bm) * lds + (col - bn)] : old;
         const T want = !in ? old : (slices == 1 && beta != T(0) ? v + beta * old : v);
-        CHECK(out[e] == want);
+        bad += !(out[e] == want);
       }
     }
+  return bad;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("store_staged_rows: a staged tile to C's rows inside C, every element once, beta and slices",
+                   "[mma]", float, double) {
+  using T = TestType;
+  CHECK(staged_rows_bad<T, 8, 16, 32>() == 0);     // 4 rows per thread: one batch
+  CHECK(staged_rows_bad<T, 128, 64, 128>() == 0);  // 64 rows per thread: whole batches
+  CHECK(staged_rows_bad<T, 80, 64, 128>() == 0);   // 40 (the C^T tile t80x64): batches of 8
+  CHECK(staged_rows_bad<T, 112, 64, 128>() == 0);  // 56 (t112x64): batches of 8
 }
 
 TEMPLATE_TEST_CASE("warp_gemm_params: pair_o from the output's alignment, row stride and slice distance", "[mma]",
@@ -831,15 +847,14 @@ long wgmma_tile_bad(const long m, const long n, const long k, const int kt, cons
       for (int lane = 0; lane < 32; ++lane) {
         float acc[Cfg::regs] = {}, dc[Cfg::regs] = {}, tp[Cfg::regs] = {};
         for (int j = 0; j < Cfg::BK / mmapp::detail::kWgmmaK; ++j) {
-          const auto ab = L::desc_a(0, 0, wg, j), as = L::desc_a(0, 1, wg, j);
-          const auto bb = L::desc_b(0, 0, j), bs = L::desc_b(0, 1, j);
-          mmapp::detail::wgmma_tf32_op(tp, ab, bb, j > 0, stage, w, lane);
-          mmapp::detail::wgmma_tf32_op(dc, as, bb, true, stage, w, lane);
-          mmapp::detail::wgmma_tf32_op(dc, ab, bs, true, stage, w, lane);
+          mmapp::detail::wgmma_product<Cfg>(tp, 0, 0, 0, wg, j, j > 0, stage, w, lane);
+          mmapp::detail::wgmma_product<Cfg>(dc, 0, 1, 0, wg, j, true, stage, w, lane);
+          mmapp::detail::wgmma_product<Cfg>(dc, 0, 0, 1, wg, j, true, stage, w, lane);
         }
         for (int i = 0; i < Cfg::regs; ++i) {
           acc[i] += tp[i];
-          const int r = 64 * wg + mmapp::detail::wgmma_d_row(w, lane, i), c = mmapp::detail::wgmma_d_col(lane, i);
+          const int r = mmapp::detail::wgmma_c_row<Cfg>(wg, w, lane, i);
+          const int c = mmapp::detail::wgmma_c_col<Cfg>(wg, w, lane, i);
           double ref = 0, mag = 0;
           for (int q = 0; q < kt && r < m && c < n; ++q) {
             ref += double(a[std::size_t(r * lda + q)]) * double(b[std::size_t(q * ldb + c)]);
@@ -865,6 +880,24 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(wgmma_tile_bad<GpuWgmmaTile<64, 128, 1>>(64, 128, 40, 29, 41, 129, rng) == 0);
   CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(128, 64, 32, 32, 36, 64, rng) == 0);
   CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(65, 33, 7, 7, 7, 33, rng) == 0);
+  // C^T tiles (rows_n): B's columns through wgmma's A descriptor, A's rows as its N, every N the
+  // catalog has (80, 96, 112, 128), whole and with rows, columns and K short, odd strides.
+  using T80 = GpuWgmmaTile<80, 64, 2, 256, 8, false, 2, false, false, true>;
+  using T96 = GpuWgmmaTile<96, 64, 2, 256, 8, false, 2, false, false, true>;
+  using T112 = GpuWgmmaTile<112, 64, 2, 256, 8, false, 2, false, false, true>;
+  using T128 = GpuWgmmaTile<128, 128, 1, 0, 8, false, 2, false, false, true>;  // two warpgroups
+  CHECK(wgmma_tile_bad<T80>(80, 64, 32, 32, 32, 64, rng) == 0);
+  CHECK(wgmma_tile_bad<T80>(65, 61, 29, 29, 29, 67, rng) == 0);
+  CHECK(wgmma_tile_bad<T96>(96, 64, 40, 32, 40, 68, rng) == 0);
+  CHECK(wgmma_tile_bad<T96>(81, 50, 13, 13, 13, 51, rng) == 0);
+  CHECK(wgmma_tile_bad<T112>(112, 64, 32, 32, 36, 64, rng) == 0);
+  CHECK(wgmma_tile_bad<T112>(100, 63, 31, 31, 33, 65, rng) == 0);
+  CHECK(wgmma_tile_bad<T128>(128, 128, 32, 32, 32, 128, rng) == 0);
+  CHECK(wgmma_tile_bad<T128>(113, 100, 17, 17, 19, 101, rng) == 0);
+  CHECK(T80::regs == 40);
+  CHECK(T112::warpgroups == 1);
+  CHECK(T128::warpgroups == 2);
+  CHECK(mmapp::gpu_wgmma_tag<mmapp::WaveSplit<T112>>() == "3xtf32 wgmma t112x64 lb2 sw8 wsplit256");
   // The cp.async form: chunks to the raw slot (zero-filled tails), split from there.
   using Cp = GpuWgmmaTile<128, 128, 1, 0, 8, true>;
   CHECK(wgmma_tile_bad<Cp>(128, 128, 32, 32, 32, 128, rng) == 0);
@@ -919,8 +952,8 @@ long wgmma_staged_bad() {
           acc[i] = next;
           dc[i] = 2048.0f * 0.25f;  // + 0.25 in C
           next += 1.0f;
-          want[std::size_t((64 * wg + mmapp::detail::wgmma_d_row(w, lane, i)) * ld +
-                           mmapp::detail::wgmma_d_col(lane, i))] = acc[i] + 0.25f;
+          want[std::size_t(mmapp::detail::wgmma_c_row<Cfg>(wg, w, lane, i) * ld +
+                           mmapp::detail::wgmma_c_col<Cfg>(wg, w, lane, i))] = acc[i] + 0.25f;
         }
         mmapp::detail::wgmma_stage_c<Cfg>(s.data(), wg, w, lane, acc, dc);
       }
@@ -941,6 +974,9 @@ TEST_CASE("wgmma staged epilogue: each thread's pairs to their place in the scra
   CHECK(wgmma_staged_bad<GpuWgmmaTile<128, 128, 1>>() == 0);
   CHECK(wgmma_staged_bad<GpuWgmmaTile<64, 128, 1>>() == 0);
   CHECK(wgmma_staged_bad<GpuWgmmaTile<128, 64, 1>>() == 0);
+  // C^T tiles: register i's (row, column) transposed, two rows of a column per pair.
+  CHECK(wgmma_staged_bad<GpuWgmmaTile<80, 64, 2, 256, 8, false, 2, false, false, true>>() == 0);
+  CHECK(wgmma_staged_bad<GpuWgmmaTile<112, 128, 1, 0, 8, false, 2, false, false, true>>() == 0);
   // Pitch BN + 8 floats: 8-byte pairs aligned, a warp's 8 rows 8 banks apart.
   CHECK(GpuWgmmaTile<128, 128, 1>::Staged::ld == 136);
   // One K tile per team: one stage (or the staged C tile where larger) and 1 KiB to align it.

@@ -377,6 +377,14 @@ using FloatSmallWaves256 = WaveSplit<FloatSmallSplitK256>;
 /// 0.72-0.87 of its speed (docs/performance.md, "Tensor cores, twenty-first round").
 using FloatWgmma64SplitK = GpuWgmmaTile<64, 128, 2, 1024>;
 using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
+/// C^T tiles (GpuWgmmaTile::rows_n): C's 65-128 rows as wgmma's N (80, 96, 112, 128: M rounded
+/// up to 16), 64 columns in one warpgroup, operands split in the K loop (two stages, 97 KiB at
+/// most: two teams per SM), K split into the slices that fill their waves (chunks >= 256): the
+/// rule's wgmma_t80 .. wgmma_t128, for C of 65-128 rows against more than 1024 columns, where the
+/// 128-row tiles pad M to 128 in one team per SM (docs/performance.md, "Tensor cores,
+/// thirty-ninth round").
+template <int BM>
+using FloatWgmmaRowsN = WaveSplit<GpuWgmmaTile<BM, 64, 2, 256, 8, false, 2, false, false, true>>;
 
 namespace detail {
 /// Whether configuration Cfg has the rule's tile `t` (block M x N, split chunk).
@@ -442,6 +450,12 @@ static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDouble
 static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatWgmmaPre64Waves) &&
                   FloatWgmmaPre64Waves128::min_blocks == 1,
               "FloatWgmmaPre64Waves128 vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatWgmmaRowsN<80>>(rule_tiles::kFloatWgmmaRowsN[0]) &&
+                  detail::has_rule_tile<FloatWgmmaRowsN<96>>(rule_tiles::kFloatWgmmaRowsN[1]) &&
+                  detail::has_rule_tile<FloatWgmmaRowsN<112>>(rule_tiles::kFloatWgmmaRowsN[2]) &&
+                  detail::has_rule_tile<FloatWgmmaRowsN<128>>(rule_tiles::kFloatWgmmaRowsN[3]) &&
+                  FloatWgmmaRowsN<80>::min_blocks == rule_tiles::kFloatWgmmaRowsNTeamsPerSm,
+              "FloatWgmmaRowsN vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatTf32SmallWaves128>(rule_tiles::kFloatTf32SmallWaves) &&
                   FloatTf32SmallWaves128::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
               "FloatTf32SmallWaves128 vs shape_rule.hpp");
@@ -632,6 +646,10 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves128, Space, T>(R::wgmma_pre64_wsplit));
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<80>, Space, T>(R::wgmma_t80));
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<96>, Space, T>(R::wgmma_t96));
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<112>, Space, T>(R::wgmma_t112));
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<128>, Space, T>(R::wgmma_t128));
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());

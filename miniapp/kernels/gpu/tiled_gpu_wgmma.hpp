@@ -45,6 +45,11 @@
 //     (StagedC, store_staged_rows; not on ws teams). Where every team takes
 //     one K tile, the launch asks for one stage of scratch
 //     (GpuWgmmaTile::one_tile_scratch).
+//   - C^T tiles (GpuWgmmaTile::rows_n): the same stages with the operands'
+//     places in wgmma swapped, C^T = B^T A^T, so that the block's BM rows
+//     (65-128 rows of C, to 16) are wgmma's N and its columns wgmma's M, 64
+//     per warpgroup; the accumulators then hold C transposed and are
+//     always staged (wgmma_product, wgmma_stage_c).
 // Where this build has no wgmma (the catalog lists these variants only for
 // sm_90a builds, kGpuWgmma) the device code aborts; on the host the
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
@@ -88,13 +93,27 @@ namespace mmapp {
 /// tile's small products are issued before the last tile's big ones are
 /// waited for, see `stages`). Scratch: the stages of the big and small parts
 /// of A (BM rows) and B (BN rows, K-major), 128 bytes a row, the raw slots
-/// when Async, plus 1 KiB to align the tiles (warp/wgmma.hpp).
+/// when Async, plus 1 KiB to align the tiles (warp/wgmma.hpp). RowsN: the
+/// block computed as its transpose (see `rows_n`).
 template <int BM_, int BN_, int MinBlocks_ = 1, int SplitKc_ = 0, int Swizzle_ = 8, bool Async_ = false,
-          int Stages_ = 2, bool Presplit_ = false, bool Producer_ = false>
+          int Stages_ = 2, bool Presplit_ = false, bool Producer_ = false, bool RowsN_ = false>
 struct GpuWgmmaTile {
   static constexpr int BM = BM_, BN = BN_, BK = detail::kWgmmaRowK;
-  static constexpr int WM = 64, WN = BN_;     ///< a warpgroup's tile
-  static constexpr int warpgroups = BM / 64;  ///< the warpgroups that multiply
+  /// C^T = B^T A^T: the block's BM rows of C are wgmma's N (BM a multiple of
+  /// 16 up to 128: m64nBMk8) and its BN columns wgmma's M, 64 per warpgroup.
+  /// The stages are the same (A's rows and B's columns K-major); only the
+  /// operands swap places in the instruction (B's part through wgmma's A
+  /// descriptor, A's through its B descriptor: wgmma_product), and the
+  /// accumulators hold C transposed, so the epilogue always stages the tile
+  /// in scratch (wgmma_stage_c) and stores it by rows. For C of 65-128 rows:
+  /// one block row whose N fits M to 16 rows, where 128-row tiles of two
+  /// warpgroups pad M to 128 (docs/performance.md, "Tensor cores,
+  /// thirty-ninth round").
+  static constexpr bool rows_n = RowsN_;
+  static constexpr int WM = RowsN_ ? BM_ : 64, WN = RowsN_ ? 64 : BN_;  ///< a warpgroup's tile of C
+  static constexpr int warpgroups = RowsN_ ? BN / 64 : BM / 64;         ///< the warpgroups that multiply
+  static_assert(!RowsN_ || (BM_ % 16 == 0 && BM_ >= 64 && BM_ <= 128 && BN_ % 64 == 0 && !Producer_),
+                "rows_n: BM a multiple of 16 in 64..128 (wgmma's N), BN whole warpgroups of 64; no ws team");
   /// A producer warpgroup (warp-specialized team, see `ws` in the file
   /// comment): 128 more threads that only load and split the K tiles.
   static constexpr bool ws = Producer_;
@@ -136,8 +155,9 @@ struct GpuWgmmaTile {
   /// swizzled stages (cp.async, one K tile ahead; three stages, as above).
   static constexpr bool presplit = Presplit_;
   static_assert(!Presplit_ || (Stages_ == 3 && !Async_), "pre-split operands: three stages, cp.async loads");
-  static constexpr int regs = BN / 2;  ///< accumulators per thread and per sum (acc, dc, t)
-  static_assert(BM % 64 == 0 && BM > 0 && (BN == 64 || BN == 128), "BM: warpgroups of 64 rows; BN: 64 or 128");
+  static constexpr int regs = (RowsN_ ? BM : BN) / 2;  ///< accumulators per thread and per sum (acc, dc, t)
+  static_assert(RowsN_ || (BM % 64 == 0 && BM > 0 && (BN == 64 || BN == 128)),
+                "BM: warpgroups of 64 rows; BN: 64 or 128");
   static_assert((2 * BN) % loader_threads == 0 || loader_threads % (2 * BN) == 0, "B: 4x4 blocks over the loaders");
   static_assert(SplitKc_ % BK == 0, "split-K chunk: whole K tiles");
   static constexpr int a_bytes = BM * detail::kWgmmaRowBytes;  ///< one part of A in a stage
@@ -361,13 +381,15 @@ struct WgmmaLoader {
   }
 
   /// Descriptors of K step s (0..3) of the stage at scratch address `st`:
-  /// A's part (0 big, 1 small) for warpgroup wg, B's part.
-  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_a(const std::uint32_t st, const int part, const int wg,
+  /// A's part (0 big, 1 small) from its row row0, B's part from its column
+  /// row0 (a row of its K-major tile). row0: a multiple of 8.
+  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_a(const std::uint32_t st, const int part, const int row0,
                                                      const int s) {
-    return wgmma_desc(st + part * Cfg::a_bytes + wg * 64 * kWgmmaRowBytes + s * kWgmmaK * 4);
+    return wgmma_desc(st + part * Cfg::a_bytes + row0 * kWgmmaRowBytes + s * kWgmmaK * 4);
   }
-  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_b(const std::uint32_t st, const int part, const int s) {
-    return wgmma_desc(st + 2 * Cfg::a_bytes + part * Cfg::b_bytes + s * kWgmmaK * 4);
+  KOKKOS_INLINE_FUNCTION static std::uint64_t desc_b(const std::uint32_t st, const int part, const int row0,
+                                                     const int s) {
+    return wgmma_desc(st + 2 * Cfg::a_bytes + part * Cfg::b_bytes + row0 * kWgmmaRowBytes + s * kWgmmaK * 4);
   }
 };
 
@@ -384,6 +406,34 @@ KOKKOS_INLINE_FUNCTION void wgmma_tf32_op(float (&d)[R], const std::uint64_t da,
 #else
   wgmma_tf32_emulate(d, da, db, accumulate, scratch, w, lane);
 #endif
+}
+
+/// One wgmma of warpgroup wg at K step s (0..3) of the stage at scratch
+/// address st: d = A_pa B_pb (+ d when accumulate), pa, pb the parts (0
+/// big, 1 small). The warpgroup's 64 rows of A against the block's BN
+/// columns of B; with Cfg::rows_n, its 64 columns of B (wgmma's A operand)
+/// against the block's BM rows of A (wgmma's B), d holding C^T. smem, w,
+/// lane: for the host's emulation (wgmma_tf32_op).
+template <class Cfg, int R>
+KOKKOS_INLINE_FUNCTION void wgmma_product(float (&d)[R], const std::uint32_t st, const int pa, const int pb,
+                                          const int wg, const int s, const bool accumulate, const unsigned char* smem,
+                                          const int w, const int lane) {
+  using L = WgmmaLoader<Cfg>;
+  if constexpr (Cfg::rows_n)
+    wgmma_tf32_op(d, L::desc_b(st, pb, 64 * wg, s), L::desc_a(st, pa, 0, s), accumulate, smem, w, lane);
+  else
+    wgmma_tf32_op(d, L::desc_a(st, pa, 64 * wg, s), L::desc_b(st, pb, 0, s), accumulate, smem, w, lane);
+}
+
+/// Row and column in the block tile of C of accumulator i of warpgroup wg's
+/// warp w, lane `lane` (wgmma_d_row, wgmma_d_col; transposed with rows_n).
+template <class Cfg>
+KOKKOS_INLINE_FUNCTION constexpr int wgmma_c_row(const int wg, const int w, const int lane, const int i) {
+  return Cfg::rows_n ? wgmma_d_col(lane, i) : 64 * wg + wgmma_d_row(w, lane, i);
+}
+template <class Cfg>
+KOKKOS_INLINE_FUNCTION constexpr int wgmma_c_col(const int wg, const int w, const int lane, const int i) {
+  return Cfg::rows_n ? 64 * wg + wgmma_d_row(w, lane, i) : wgmma_d_col(lane, i);
 }
 
 }  // namespace detail
@@ -492,17 +542,15 @@ template <class Cfg, int R>
 KOKKOS_INLINE_FUNCTION void wgmma_tile_overlapped(const std::uint32_t st, const unsigned char* smem, const int wg,
                                                   const int w, const int lane, float (&tp)[R], float (&dc)[R],
                                                   float (&acc)[R]) {
-  using L = WgmmaLoader<Cfg>;
   wgmma_fence();
   wgmma_fence_operands(tp);
   MMAPP_UNROLL
-  for (int j = 0; j < Cfg::BK / kWgmmaK; ++j)
-    wgmma_tf32_op(tp, L::desc_a(st, 0, wg, j), L::desc_b(st, 0, j), j > 0, smem, w, lane);
+  for (int j = 0; j < Cfg::BK / kWgmmaK; ++j) wgmma_product<Cfg>(tp, st, 0, 0, wg, j, j > 0, smem, w, lane);
   wgmma_commit();
   MMAPP_UNROLL
   for (int j = 0; j < Cfg::BK / kWgmmaK; ++j) {
-    wgmma_tf32_op(dc, L::desc_a(st, 1, wg, j), L::desc_b(st, 0, j), true, smem, w, lane);
-    wgmma_tf32_op(dc, L::desc_a(st, 0, wg, j), L::desc_b(st, 1, j), true, smem, w, lane);
+    wgmma_product<Cfg>(dc, st, 1, 0, wg, j, true, smem, w, lane);
+    wgmma_product<Cfg>(dc, st, 0, 1, wg, j, true, smem, w, lane);
   }
   wgmma_commit();
   wgmma_wait<1>();  // every group but the small products just issued
@@ -541,19 +589,25 @@ KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, 
 
 /// Thread (wg, w, lane)'s share of the block tile's C staged in scratch
 /// (Cfg::Staged: BM x BN row-major, pitch Staged::ld floats, s 8-byte
-/// aligned): element (64 wg + wgmma_d_row, wgmma_d_col) of each register
-/// pair <- acc + dc * 2^-11, one 8-byte store a pair. Pitch BN + 8: the 8
-/// rows of a warp's store start 8 banks apart, so its 256 bytes take two
-/// wavefronts. store_staged_rows then writes the tile to C by whole rows.
+/// aligned): element (wgmma_c_row, wgmma_c_col) of each register <- acc +
+/// dc * 2^-11, one 8-byte store a pair (a row's two columns; with rows_n
+/// two rows of one column, two stores). Pitch BN + 8: the 8 rows of a
+/// warp's store start 8 banks apart, so its 256 bytes take two wavefronts.
+/// store_staged_rows then writes the tile to C by whole rows.
 template <class Cfg, int R>
 KOKKOS_INLINE_FUNCTION void wgmma_stage_c(float* const s, const int wg, const int w, const int lane,
                                           const float (&acc)[R], const float (&dc)[R]) {
   static_assert(R % 2 == 0, "accumulator registers in column pairs");
   MMAPP_UNROLL
   for (int i = 0; i < R; i += 2) {
-    const int row = 64 * wg + wgmma_d_row(w, lane, i), col = wgmma_d_col(lane, i);
-    *reinterpret_cast<Pair<float>*>(s + row * Cfg::Staged::ld + col) =
-        Pair<float>{{wgmma_c(acc, dc, i), wgmma_c(acc, dc, i + 1)}};
+    const int row = wgmma_c_row<Cfg>(wg, w, lane, i), col = wgmma_c_col<Cfg>(wg, w, lane, i);
+    if constexpr (Cfg::rows_n) {  // the pair: two rows of one column
+      s[row * Cfg::Staged::ld + col] = wgmma_c(acc, dc, i);
+      s[(row + 1) * Cfg::Staged::ld + col] = wgmma_c(acc, dc, i + 1);
+    } else {
+      *reinterpret_cast<Pair<float>*>(s + row * Cfg::Staged::ld + col) =
+          Pair<float>{{wgmma_c(acc, dc, i), wgmma_c(acc, dc, i + 1)}};
+    }
   }
 }
 
@@ -754,11 +808,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             detail::wgmma_fence_operands(dc);
             MMAPP_UNROLL
             for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-              const std::uint64_t ab = L::desc_a(st, 0, wg, j), as = L::desc_a(st, 1, wg, j);
-              const std::uint64_t bb = L::desc_b(st, 0, j), bs = L::desc_b(st, 1, j);
-              detail::wgmma_tf32_op(tp, ab, bb, j > 0, smem, w, lane);
-              detail::wgmma_tf32_op(dc, as, bb, true, smem, w, lane);  // small products
-              detail::wgmma_tf32_op(dc, ab, bs, true, smem, w, lane);
+              detail::wgmma_product<Cfg>(tp, st, 0, 0, wg, j, j > 0, smem, w, lane);
+              detail::wgmma_product<Cfg>(dc, st, 1, 0, wg, j, true, smem, w, lane);  // small products
+              detail::wgmma_product<Cfg>(dc, st, 0, 1, wg, j, true, smem, w, lane);
             }
             detail::wgmma_commit();
           };
@@ -882,7 +934,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
 
           // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
           if constexpr (Cfg::stage_c) {
-            if (!params.pair_o) {
+            if (Cfg::rows_n || !params.pair_o) {
               // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows (each
               // warpgroup has waited for its own wgmma, so past the first barrier the stages are free).
               detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
@@ -891,16 +943,18 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
               return;
             }
           }
-          detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
+          if constexpr (!Cfg::rows_n) detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
         }
       });
   plan.reduce(space, C, args.beta);
 }
 
-/// The tag of a gemm_tiled_wgmma variant, e.g. "3xtf32 wgmma w64x128 lb1 sw8 splitk1024".
+/// The tag of a gemm_tiled_wgmma variant, e.g. "3xtf32 wgmma w64x128 lb1 sw8 splitk1024"; a
+/// rows_n tile's names its warpgroup's tile of C, BM x 64, after a t (C^T): "3xtf32 wgmma t80x64".
 template <class Cfg>
 std::string gpu_wgmma_tag() {
-  std::string t = "3xtf32 wgmma w64x" + std::to_string(Cfg::BN);
+  std::string t =
+      Cfg::rows_n ? "3xtf32 wgmma t" + std::to_string(Cfg::BM) + "x64" : "3xtf32 wgmma w64x" + std::to_string(Cfg::BN);
   if (Cfg::async) t += " cp";
   if (Cfg::stages != 2) t += " " + std::to_string(Cfg::stages) + "st";
   if (Cfg::presplit) t += " pre";

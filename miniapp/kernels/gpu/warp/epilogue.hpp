@@ -94,7 +94,7 @@ inline constexpr int kStagedRowsBatchBytes = 64;
 /// two stores a sector, each half of it (CUTLASS's shared-memory epilogue,
 /// epilogue/threadblock/epilogue.h, does the same for its vectors). Thread
 /// tid keeps column tid % BN and takes every (TeamSize / BN)-th row from row
-/// tid / BN, in batches of kStagedRowsBatchBytes: every load of a batch
+/// tid / BN, in batches of up to kStagedRowsBatchBytes: every load of a batch
 /// issued before its first store. Element by element (a scratch load, a
 /// store to C, the next load: the compiler may not move a load above a store
 /// it cannot tell apart from it), the staged epilogue cost the 64x128 wgmma
@@ -108,7 +108,9 @@ KOKKOS_INLINE_FUNCTION void store_staged_rows(const T* const s, const int lds, c
   static_assert(TeamSize % BN == 0 && BM % (TeamSize / BN) == 0, "a thread keeps one column, whole rounds of rows");
   constexpr int step = TeamSize / BN, per = BM / step;  // rows a round of the team covers; rows per thread
   constexpr int batch = kStagedRowsBatchBytes / int(sizeof(T));
-  constexpr int G = per < batch ? per : batch;
+  // Rows per batch: all of them, or the largest power of two up to `batch` that divides them (8 of
+  // the C^T tiles' 40 and 56 rows per thread).
+  constexpr int G = per <= batch ? per : ((per & -per) < batch ? (per & -per) : batch);
   static_assert(per % G == 0, "whole batches");
   const int rows = p.M - bm < BM ? p.M - bm : BM, cols = p.N - bn < BN ? p.N - bn : BN;
   const int r0 = tid / BN, c = tid % BN;

@@ -4,7 +4,7 @@
 // ISA 8.0, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate") for
 // the 3xTF32 kernel (tiled_gpu_wgmma.hpp): the scratch layout its operands
 // take, their matrix descriptors, the instruction on TF32 operands with FP32
-// accumulators (m64n64k8, m64n128k8), its fences, and the accumulator
+// accumulators (m64nNk8, N 64, 80, 96, 112, 128, 256), its fences, and the accumulator
 // fragment's coordinates. A host emulation of the instruction reads the
 // operands through the descriptor's fields, as the hardware does, so the
 // host tests check the loader's stores, the descriptors and the fragment map
@@ -35,12 +35,11 @@
 // wgmma_wait<0> waits for all of the warpgroup's groups.
 #pragma once
 
-#include "kernels/unroll.hpp"
-
 #include <Kokkos_Core.hpp>
-
 #include <cstdint>
 #include <cstring>
+
+#include "kernels/unroll.hpp"
 
 // The instruction in this compilation pass: a device pass for sm_90a (the
 // in-tree Kokkos builds Hopper as sm_90a: cmake/patches-kokkos-3.4.01.patch).
@@ -188,6 +187,88 @@ KOKKOS_INLINE_FUNCTION void wgmma_tf32(float (&d)[32], const std::uint64_t da, c
 #endif
 }
 
+/// wgmma.mma_async m64n80k8 .f32.tf32.tf32 (operands in scratch through the
+/// descriptors da, db): d = A B + (accumulate ? d : 0) for this thread's
+/// 40 accumulators (wgmma_d_row / wgmma_d_col). The C^T tiles' N: a team's
+/// 65-80 rows of C (GpuWgmmaTile's RowsN).
+KOKKOS_INLINE_FUNCTION void wgmma_tf32(float (&d)[40], const std::uint64_t da, const std::uint64_t db,
+                                       const bool accumulate) {
+#if MMAPP_WGMMA_DEVICE
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n80k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39"
+      "}, %40, %41, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+      : "l"(da), "l"(db), "r"(int(accumulate)));
+#else
+  (void)d, (void)da, (void)db, (void)accumulate;
+  wgmma_unavailable();
+#endif
+}
+
+/// wgmma.mma_async m64n96k8 .f32.tf32.tf32 (operands in scratch through the
+/// descriptors da, db): d = A B + (accumulate ? d : 0) for this thread's
+/// 48 accumulators (wgmma_d_row / wgmma_d_col). The C^T tiles' N: a team's
+/// 81-96 rows of C (GpuWgmmaTile's RowsN).
+KOKKOS_INLINE_FUNCTION void wgmma_tf32(float (&d)[48], const std::uint64_t da, const std::uint64_t db,
+                                       const bool accumulate) {
+#if MMAPP_WGMMA_DEVICE
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+      "}, %48, %49, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+      : "l"(da), "l"(db), "r"(int(accumulate)));
+#else
+  (void)d, (void)da, (void)db, (void)accumulate;
+  wgmma_unavailable();
+#endif
+}
+
+/// wgmma.mma_async m64n112k8 .f32.tf32.tf32 (operands in scratch through the
+/// descriptors da, db): d = A B + (accumulate ? d : 0) for this thread's
+/// 56 accumulators (wgmma_d_row / wgmma_d_col). The C^T tiles' N: a team's
+/// 97-112 rows of C (GpuWgmmaTile's RowsN).
+KOKKOS_INLINE_FUNCTION void wgmma_tf32(float (&d)[56], const std::uint64_t da, const std::uint64_t db,
+                                       const bool accumulate) {
+#if MMAPP_WGMMA_DEVICE
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n112k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55"
+      "}, %56, %57, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+      : "l"(da), "l"(db), "r"(int(accumulate)));
+#else
+  (void)d, (void)da, (void)db, (void)accumulate;
+  wgmma_unavailable();
+#endif
+}
+
 /// wgmma.mma_async m64n128k8 .f32.tf32.tf32 (operands in scratch through the
 /// descriptors da, db): d = A B + (accumulate ? d : 0) for this thread's
 /// 64 accumulators (wgmma_d_row / wgmma_d_col).
@@ -248,10 +329,9 @@ KOKKOS_INLINE_FUNCTION void wgmma_tf32(float (&d)[128], const std::uint64_t da, 
         "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),
         "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
         "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),
-        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]),
-        "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
-        "+f"(d[126]), "+f"(d[127])
+        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]),
+        "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
       : "l"(da), "l"(db), "r"(int(accumulate)));
 #else
   (void)d, (void)da, (void)db, (void)accumulate;
