@@ -1034,6 +1034,32 @@ GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, boo
 
 }  // namespace
 
+namespace {
+
+// Float C of 65-128 rows (more than the 64-row tiles', one row of the 128-row tiles) against more
+// than kFloatSmallWavesMaxMn columns, K from kWgmmaRowsNMinK: the C^T tile (GpuWgmmaTile::rows_n)
+// whose wgmma N is M rounded up to 16, so that it pads M by at most 15 rows where the 128-row tiles
+// pad it to 128, at two teams of 64 columns per SM where those run one of 128. Thirty-ninth round
+// (docs/performance.md): measured against the rule before it, `tile: auto` and cuBLAS SGEMM.
+constexpr long kWgmmaRowsNMinK = 64;
+
+/// The C^T step (the comment above); `none` where it declines.
+GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) {
+  using C = GpuRuleChoice;
+  namespace rt = rule_tiles;
+  if (m <= 64 || m > 128 || n <= kFloatSmallWavesMaxMn || k < kWgmmaRowsNMinK) return C::none;
+  constexpr C choices[] = {C::wgmma_t80, C::wgmma_t96, C::wgmma_t112, C::wgmma_t128};
+  const int i = int((m - 65) / 16);  // 65-80: 0, 81-96: 1, 97-112: 2, 113-128: 3
+  const RuleTile& t = rt::kFloatWgmmaRowsN[i];
+  const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
+  return chose(choices[i],
+               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) +
+                   " x 64 (C's rows as wgmma's N): " + waves_split_text(slices),
+               why);
+}
+
+}  // namespace
+
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores, bool deep_tiles, bool sm90a, double mem_bandwidth) {
   using C = GpuRuleChoice;
@@ -1041,6 +1067,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (const C c = gemv_like(is_double, m, n, why); c != C::none) return c;
   const std::size_t elem = is_double ? sizeof(double) : sizeof(float);
   const long sms = sm_count;
+  if (!is_double && sm90a)
+    if (const C c = rows_n_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
     if (const C c = wgmma_choice(m, n, k, sms, mem_bandwidth,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
