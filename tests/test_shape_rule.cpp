@@ -733,7 +733,6 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                                                                 {129, 6000, 20000},
                                                                 {153, 4096, 8192},
                                                                 {150, 1024, 100000},
-                                                                {70, 6000, 20000},
                                                                 {300, 148, 50000},
                                                                 {4096, 72, 8192},
                                                                 {1000, 72, 20000}}) {
@@ -767,7 +766,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(4096, 100, 1000, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 4 slices filling the waves, operands split "
                "in the K loop");
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6000, 256}, {64, 8192, 1024}}) {
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{64, 8192, 1024}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == h200(m, n, k, false));
   }
@@ -829,22 +828,19 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // M in one row of the 128-row tiles (thirty-second round): the in-loop wave split, reading the
   // operands in place; one column of tiles (N <= 128), the pre-split tile; from 129 rows (two rows
   // of tiles) the thin step's pre-split tile.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{85, 2730, 3871},
-                                                                {65, 6422, 7926},
-                                                                {100, 6422, 3871},
-                                                                {79, 6422, 15525},
-                                                                {128, 6422, 7926},
-                                                                {100, 4001, 2047}}) {
+  // (65-80 rows take the C^T tile there since the thirty-ninth round: the test below.)
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {85, 2730, 3871}, {100, 6422, 3871}, {128, 6422, 7926}, {100, 4001, 2047}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   }
-  CHECK(h200(65, 6422, 7926, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(h200(100, 6422, 7926, true, &why) == C::wgmma_inplace_wsplit);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
                "in the K loop, read in place (one row of tiles: the pass would transpose B for one use)");
   // The same where the thin step (M < 512) would take the pre-split tile: K 1500 over 65-128 rows
   // in place; aligned operands (65 x 3000 x 2000, 112 x 6000 x 1500, 100 x 6000 x 1025) and 129
   // rows keep it.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 4001, 1500}, {128, 6422, 1500}, {97, 2731, 1025}})
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{128, 6422, 1500}, {97, 2731, 1025}})
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   for (const auto& [m, n, k] :
        std::vector<std::array<long, 3>>{{65, 3000, 2000}, {112, 6000, 1500}, {100, 6000, 1025}, {129, 4001, 1500}}) {
@@ -886,11 +882,12 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
         const C w = rule(false, m, n, k, true), plain = rule(false, m, n, k, false);
         const bool is_wgmma = w == C::wgmma_big || w == C::wgmma_splitk || w == C::wgmma_splitk512 ||
                               w == C::wgmma_splitk2048 || w == C::wgmma_splitk_inplace || w == C::wgmma_wsplit ||
-                              w == C::wgmma_inplace_wsplit || w == C::wgmma_pre64_wsplit || w == C::tf32_small_wsplit;
+                              w == C::wgmma_inplace_wsplit || w == C::wgmma_pre64_wsplit || w == C::tf32_small_wsplit ||
+                              w == C::wgmma_t80 || w == C::wgmma_t96;
         CHECK((w == plain) != is_wgmma);
         for (const C c : {C::wgmma_big, C::wgmma_splitk, C::wgmma_splitk512, C::wgmma_splitk2048,
                           C::wgmma_splitk_inplace, C::wgmma_wsplit, C::wgmma_inplace_wsplit, C::wgmma_pre64_wsplit,
-                          C::tf32_small_wsplit})
+                          C::tf32_small_wsplit, C::wgmma_t80, C::wgmma_t96})
           CHECK(plain != c);
         const C dw = rule(true, m, n, k, true), dp = rule(true, m, n, k, false);
         const bool ws = dw == C::dmma_deep_ws || dw == C::dmma_deep_ws_tail || dw == C::dmma_deep_ws_sk;
@@ -928,6 +925,57 @@ TEST_CASE("splitk_reduce_time: the reduction's traffic in multiply-adds per SM",
   // Unsplit: no reduction.
   CHECK(mmapp::splitk_reduce_time(777, 1234, 1, 132, 4) == 0.0);
   CHECK(mmapp::splitk_reduce_time(777, 1234, 0, 132, 4) == 0.0);
+}
+
+TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than 1024 columns", "[rule]") {
+  const auto h200 = [](long m, long n, long k, std::string* why = nullptr) {
+    return mmapp::gpu_shape_rule(false, m, n, k, 132, why, true, true, true, 4.8e12);
+  };
+  std::string why;
+  // K >= 1024, 65-80 rows (thirty-ninth round): the 80-row C^T tile, K split into the slices that fill
+  // its waves of two teams per SM (65 x 6422 x 3871: 101 tiles x 2 slices on 264 slots).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {65, 6422, 7926}, {79, 6422, 15525}, {70, 6000, 20000}, {65, 4001, 1500}, {80, 4001, 1500}, {65, 8191, 1024}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k) == C::wgmma_t80);
+  }
+  CHECK(h200(65, 6422, 3871, &why) == C::wgmma_t80);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
+               "filling the waves");
+  // K 64-256: the 80- and 96-row tiles to 96 rows, the in-loop 128x128 tile past them (where the SIMT
+  // tiles ran before).
+  CHECK(h200(96, 30001, 128, &why) == C::wgmma_t96);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K split into 1 slices "
+               "filling the waves");
+  CHECK(h200(81, 2000, 64) == C::wgmma_t96);
+  CHECK(h200(70, 5000, 256) == C::wgmma_t80);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{120, 12345, 64}, {128, 9109, 256}, {100, 6000, 256}}) {
+    INFO(m << "x" << n << "x" << k);
+    const C c = h200(m, n, k, &why);
+    CHECK((c == C::wgmma_splitk_inplace || c == C::wgmma_inplace_wsplit));
+    CHECK(why.find("operands split in the K loop (65-128 rows, K 64-256)") != std::string::npos);
+  }
+  // Not the step: K under 64 or 257-1023 (the small-C and thin steps), 81-128 rows at K >= 1024, at
+  // most 1024 columns, 64 or 129 rows, double, no wgmma.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{72, 5000, 63},
+                                                                {76, 1783, 465},
+                                                                {100, 6000, 511},
+                                                                {80, 6000, 1023},
+                                                                {85, 2730, 3871},
+                                                                {100, 6000, 2048},
+                                                                {80, 1024, 2000},
+                                                                {64, 8192, 1024},
+                                                                {129, 4001, 128},
+                                                                {129, 4001, 1500}}) {
+    INFO(m << "x" << n << "x" << k);
+    const C c = h200(m, n, k);
+    CHECK(c != C::wgmma_t80);
+    CHECK(c != C::wgmma_t96);
+  }
+  CHECK(h200(76, 1783, 465) == C::wgmma_pre64_wsplit);
+  CHECK(h200(85, 2730, 3871) == C::wgmma_inplace_wsplit);
+  CHECK(mmapp::gpu_shape_rule(true, 70, 6000, 20000, 132, nullptr, true, true, true, 4.8e12) != C::wgmma_t80);
+  CHECK(mmapp::gpu_shape_rule(false, 70, 6000, 20000, 132, nullptr, true, true, false, 4.8e12) != C::wgmma_t80);
 }
 
 TEST_CASE("wgmma_presplit_time: waves of 128x128 teams with their fixed cost, the pass and the reduction", "[rule]") {

@@ -1037,24 +1037,40 @@ GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, boo
 namespace {
 
 // Float C of 65-128 rows (more than the 64-row tiles', one row of the 128-row tiles) against more
-// than kFloatSmallWavesMaxMn columns, K from kWgmmaRowsNMinK: the C^T tile (GpuWgmmaTile::rows_n)
-// whose wgmma N is M rounded up to 16, so that it pads M by at most 15 rows where the 128-row tiles
-// pad it to 128, at two teams of 64 columns per SM where those run one of 128. Thirty-ninth round
-// (docs/performance.md): measured against the rule before it, `tile: auto` and cuBLAS SGEMM.
-constexpr long kWgmmaRowsNMinK = 64;
+// than kFloatSmallWavesMaxMn columns (thirty-ninth round, docs/performance.md). The C^T tiles
+// (GpuWgmmaTile::rows_n) take M as wgmma's N, rounded up to 16, where the 128-row tiles pad it to
+// 128, at two teams of 64 columns per SM. One H200, 2026-11-30, `tile: auto` (medians of two, ms;
+// cuBLAS SGEMM in brackets):
+//   - K kRowsNShortMinK-kRowsNShortMaxK, where the rule took the SIMT tiles: 96 x 30001 x 128 the
+//     96-row tile 0.040, the in-loop 128x128 wave split 0.041, the SIMT 128x128 and 64x64 tiles
+//     0.051 and 0.054 (0.039); 120 x 12345 x 64 the in-loop 128x128 tile 0.021 against 0.026 and
+//     0.029 (0.024); 128 x 9109 x 256 0.038 against 0.057 and 0.044 (0.043). So the 80- and 96-row
+//     C^T tiles to M 96 (wgmma_t80, wgmma_t96), past it the in-loop 128x128 tile (inloop_chose).
+//   - K >= kWgmmaThinPresplitMinK, M 65-80: the 80-row tile against the in-loop 128x128 wave
+//     split, the rule before: 65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x
+//     4001 x 1500 0.057 / 0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and
+//     128-row tiles tie or lose there (85 x 2730 x 3871 0.099 / 0.099; 100 x 6000 x 2048 0.152, the
+//     112-row tile, against 0.116 pre-split; 128 x 4096 x 4096 0.151, the 128-row tile, against
+//     0.116), so those keep the rule before.
+//   - K 257-1023: the small-C step's 64x128 tile and the pre-split tiles stay (76 x 1783 x 465:
+//     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
+constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256;
 
 /// The C^T step (the comment above); `none` where it declines.
 GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
-  if (m <= 64 || m > 128 || n <= kFloatSmallWavesMaxMn || k < kWgmmaRowsNMinK) return C::none;
-  constexpr C choices[] = {C::wgmma_t80, C::wgmma_t96, C::wgmma_t112, C::wgmma_t128};
-  const int i = int((m - 65) / 16);  // 65-80: 0, 81-96: 1, 97-112: 2, 113-128: 3
-  const RuleTile& t = rt::kFloatWgmmaRowsN[i];
+  if (m <= 64 || m > 128 || n <= kFloatSmallWavesMaxMn) return C::none;
+  const bool short_k = k >= kRowsNShortMinK && k <= kRowsNShortMaxK;
+  if (!short_k && !(k >= kWgmmaThinPresplitMinK && m <= rt::kFloatWgmmaT80.bm)) return C::none;
+  if (m > rt::kFloatWgmmaT96.bm)
+    return inloop_chose(m, n, k, sms, ", operands split in the K loop (65-128 rows, K 64-256)", why);
+  const bool t80 = m <= rt::kFloatWgmmaT80.bm;
+  const RuleTile& t = t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96;
   const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
-  return chose(choices[i],
-               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) +
-                   " x 64 (C's rows as wgmma's N): " + waves_split_text(slices),
+  return chose(t80 ? C::wgmma_t80 : C::wgmma_t96,
+               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) + " x 64 (C's rows as wgmma's N): " +
+                   waves_split_text(slices),
                why);
 }
 

@@ -61,10 +61,8 @@ enum class GpuRuleChoice {
   tf32_small_wsplit,   ///< float 3xTF32 on mma.sync, 64x64x16, three teams per SM, K split as dmma_small_wsplit
   small_wsplit,        ///< float: the small tile, K split into the slices that fill its waves (chunks >= 256)
   // The C^T tiles (thirty-ninth round).
-  wgmma_t80,   ///< float 3xTF32 on wgmma, C^T tile of 80 rows x 64 (wgmma N = 80), two teams per SM, K split in waves
-  wgmma_t96,   ///< the same, 96 rows
-  wgmma_t112,  ///< the same, 112 rows
-  wgmma_t128,  ///< the same, 128 rows
+  wgmma_t80,  ///< float 3xTF32 on wgmma, C^T tile of 80 rows x 64 (wgmma N = 80), two teams per SM, K split in waves
+  wgmma_t96,  ///< the same, 96 rows
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -137,11 +135,10 @@ inline constexpr RuleTile kFloatTf32SmallWaves{64, 64, 128, true};
 /// least 256 (small_wsplit; kFloatSmallTeamsPerSm teams per SM).
 inline constexpr RuleTile kFloatSmallWaves{64, 64, 256, true};
 inline constexpr long kFloatTf32SmallTeamsPerSm = 3;
-/// The C^T tiles (wgmma_t80 .. wgmma_t128, in that order): 80, 96, 112 and 128 rows of C by 64
-/// columns, K split into the slices that fill their waves in chunks of at least 256, at
-/// kFloatWgmmaRowsNTeamsPerSm teams per SM.
-inline constexpr RuleTile kFloatWgmmaRowsN[4] = {
-    {80, 64, 256, true}, {96, 64, 256, true}, {112, 64, 256, true}, {128, 64, 256, true}};
+/// The C^T tiles (wgmma_t80, wgmma_t96): 80 and 96 rows of C by 64 columns, K split into the
+/// slices that fill their waves in chunks of at least 256, at kFloatWgmmaRowsNTeamsPerSm teams per SM.
+inline constexpr RuleTile kFloatWgmmaT80{80, 64, 256, true};
+inline constexpr RuleTile kFloatWgmmaT96{96, 64, 256, true};
 inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 }  // namespace rule_tiles
 
@@ -303,9 +300,11 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// scratch by whole rows (N odd). K <= 32 and 2e6 cells of C: with N odd from 1.5e7 cells the pre-split 64x128
 /// wgmma tile (wgmma_pre64_wsplit), else the mma.sync 64x64 tile (tf32_small_wsplit; one slice); N odd, K
 /// 33-64, from 6e6 cells: the pre-split 128x128 wgmma tile (wgmma_big). Float C of 65-128 rows
-/// against more than 1024 columns, K >= 64, with `sm90a`, before every step above but the GEMV-like
-/// ones (thirty-ninth round): the C^T tile whose wgmma N is M rounded up to 16 (wgmma_t80 ..
-/// wgmma_t128), K split into the slices that fill its waves of two teams per SM.
+/// against more than 1024 columns, with `sm90a`, before every step above but the GEMV-like ones
+/// (thirty-ninth round): K 64-256, the C^T tiles (C's rows as wgmma's N, K split into the slices
+/// that fill their waves of two teams per SM) of 80 rows to M 80 (wgmma_t80), of 96 to M 96
+/// (wgmma_t96), past that the in-loop 128x128 tile (wgmma_inplace_wsplit or
+/// wgmma_splitk_inplace); K >= 1024 and M 65-80, the 80-row C^T tile.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);

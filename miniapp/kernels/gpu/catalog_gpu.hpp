@@ -379,10 +379,12 @@ using FloatWgmma64SplitK = GpuWgmmaTile<64, 128, 2, 1024>;
 using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
 /// C^T tiles (GpuWgmmaTile::rows_n): C's 65-128 rows as wgmma's N (80, 96, 112, 128: M rounded
 /// up to 16), 64 columns in one warpgroup, operands split in the K loop (two stages, 97 KiB at
-/// most: two teams per SM), K split into the slices that fill their waves (chunks >= 256): the
-/// rule's wgmma_t80 .. wgmma_t128, for C of 65-128 rows against more than 1024 columns, where the
-/// 128-row tiles pad M to 128 in one team per SM (docs/performance.md, "Tensor cores,
-/// thirty-ninth round").
+/// most: two teams per SM), K split into the slices that fill their waves (chunks >= 256). The
+/// 80- and 96-row tiles are the rule's wgmma_t80 and wgmma_t96 (C of 65-96 rows against more than
+/// 1024 columns, shape_rule.cpp's rows_n_choice). Ladder: the 112- and 128-row tiles, slower than
+/// the 128x128 tiles on 97-128 rows at K >= 512 (H200, 2026-11-30: 100 x 6000 x 2048 0.152 ms
+/// against 0.116, 128 x 4096 x 4096 0.151 against 0.116; the 128-row one spills 152 bytes;
+/// docs/performance.md, "Tensor cores, thirty-ninth round").
 template <int BM>
 using FloatWgmmaRowsN = WaveSplit<GpuWgmmaTile<BM, 64, 2, 256, 8, false, 2, false, false, true>>;
 
@@ -450,10 +452,8 @@ static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDouble
 static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatWgmmaPre64Waves) &&
                   FloatWgmmaPre64Waves128::min_blocks == 1,
               "FloatWgmmaPre64Waves128 vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<FloatWgmmaRowsN<80>>(rule_tiles::kFloatWgmmaRowsN[0]) &&
-                  detail::has_rule_tile<FloatWgmmaRowsN<96>>(rule_tiles::kFloatWgmmaRowsN[1]) &&
-                  detail::has_rule_tile<FloatWgmmaRowsN<112>>(rule_tiles::kFloatWgmmaRowsN[2]) &&
-                  detail::has_rule_tile<FloatWgmmaRowsN<128>>(rule_tiles::kFloatWgmmaRowsN[3]) &&
+static_assert(detail::has_rule_tile<FloatWgmmaRowsN<80>>(rule_tiles::kFloatWgmmaT80) &&
+                  detail::has_rule_tile<FloatWgmmaRowsN<96>>(rule_tiles::kFloatWgmmaT96) &&
                   FloatWgmmaRowsN<80>::min_blocks == rule_tiles::kFloatWgmmaRowsNTeamsPerSm,
               "FloatWgmmaRowsN vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatTf32SmallWaves128>(rule_tiles::kFloatTf32SmallWaves) &&
@@ -648,8 +648,10 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves128, Space, T>(R::wgmma_pre64_wsplit));
     v.push_back(wgmma_variant<FloatWgmmaRowsN<80>, Space, T>(R::wgmma_t80));
     v.push_back(wgmma_variant<FloatWgmmaRowsN<96>, Space, T>(R::wgmma_t96));
-    v.push_back(wgmma_variant<FloatWgmmaRowsN<112>, Space, T>(R::wgmma_t112));
-    v.push_back(wgmma_variant<FloatWgmmaRowsN<128>, Space, T>(R::wgmma_t128));
+    if constexpr (kLadderVariants) {
+      v.push_back(wgmma_variant<FloatWgmmaRowsN<112>, Space, T>());
+      v.push_back(wgmma_variant<FloatWgmmaRowsN<128>, Space, T>());
+    }
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());
