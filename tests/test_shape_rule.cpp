@@ -942,14 +942,19 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
   CHECK(h200(65, 6422, 3871, &why) == C::wgmma_t80);
   CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
                "filling the waves");
-  // K 64-256: the 80- and 96-row tiles to 96 rows, the in-loop 128x128 tile past them (where the SIMT
-  // tiles ran before).
+  // K 64-256 over more than 8192 columns: the 80- and 96-row tiles to 96 rows, the in-loop 128x128
+  // tile past them (where the SIMT tiles ran before); at 8192 columns or fewer the SIMT tiles stay.
   CHECK(h200(96, 30001, 128, &why) == C::wgmma_t96);
   CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K split into 1 slices "
                "filling the waves");
-  CHECK(h200(81, 2000, 64) == C::wgmma_t96);
-  CHECK(h200(70, 5000, 256) == C::wgmma_t80);
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{120, 12345, 64}, {128, 9109, 256}, {100, 6000, 256}}) {
+  CHECK(h200(81, 8193, 64) == C::wgmma_t96);
+  CHECK(h200(70, 20001, 256) == C::wgmma_t80);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {96, 4096, 64}, {81, 2000, 64}, {70, 5000, 256}, {100, 6000, 256}, {97, 3001, 250}, {128, 8192, 96}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k) == mmapp::gpu_shape_rule(false, m, n, k, 132, nullptr, true, true, false, 4.8e12));
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{120, 12345, 64}, {128, 9109, 256}, {112, 20001, 128}}) {
     INFO(m << "x" << n << "x" << k);
     const C c = h200(m, n, k, &why);
     CHECK((c == C::wgmma_splitk_inplace || c == C::wgmma_inplace_wsplit));

@@ -1040,12 +1040,19 @@ namespace {
 // than kFloatSmallWavesMaxMn columns (thirty-ninth round, docs/performance.md). The C^T tiles
 // (GpuWgmmaTile::rows_n) take M as wgmma's N, rounded up to 16, where the 128-row tiles pad it to
 // 128, at two teams of 64 columns per SM. One H200, 2026-11-30, `tile: auto` (medians of two, ms;
-// cuBLAS SGEMM in brackets):
-//   - K kRowsNShortMinK-kRowsNShortMaxK, where the rule took the SIMT tiles: 96 x 30001 x 128 the
-//     96-row tile 0.040, the in-loop 128x128 wave split 0.041, the SIMT 128x128 and 64x64 tiles
-//     0.051 and 0.054 (0.039); 120 x 12345 x 64 the in-loop 128x128 tile 0.021 against 0.026 and
-//     0.029 (0.024); 128 x 9109 x 256 0.038 against 0.057 and 0.044 (0.043). So the 80- and 96-row
-//     C^T tiles to M 96 (wgmma_t80, wgmma_t96), past it the in-loop 128x128 tile (inloop_chose).
+// cuBLAS SGEMM in brackets; calls 4 and 5 of docs/results/2026-11-30):
+//   - K kRowsNShortMinK-kRowsNShortMaxK over more than kRowsNShortMinN columns, where the rule took
+//     the SIMT tiles: 96 x 30001 x 128 the 96-row tile 0.040-0.042, the SIMT 128x128 and 64x64
+//     tiles 0.051-0.054 and 0.054-0.055 (0.039-0.043); 65 x 20001 x 128 the 80-row tile 0.033
+//     against 0.049 and 0.042 (0.038); 88 x 9109 x 200 0.037 against 0.039 (64x64); 80 x 12288 x
+//     64 0.019 against 0.019; the in-loop 128x128 tile (past 96 rows) on 120 x 12345 x 64 0.021-0.022
+//     against 0.029-0.030 (0.024-0.028), 128 x 9109 x 256 0.038-0.040 against 0.044 (0.043), 112 x
+//     20001 x 128 0.042 against 0.053 (0.043). So the 80- and 96-row C^T tiles to M 96 (wgmma_t80,
+//     wgmma_t96), past it the in-loop 128x128 tile (inloop_chose). At 8192 columns and fewer the
+//     SIMT 64x64 tile stays ahead or ties: 96 x 4096 x 64 0.015 against the 96-row tile's 0.018,
+//     81 x 2000 x 64 0.017 against 0.019, 100 x 6000 x 256 0.031 against the in-loop tile's 0.040,
+//     97 x 3001 x 250 0.033 against 0.043, 128 x 8192 x 96 0.019 against 0.023; 70 x 5000 x 256
+//     0.032 against the 80-row tile's 0.030 (0.032 as the rule, timed).
 //   - K >= kWgmmaThinPresplitMinK, M 65-80: the 80-row tile against the in-loop 128x128 wave
 //     split, the rule before: 65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x
 //     4001 x 1500 0.057 / 0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and
@@ -1054,14 +1061,14 @@ namespace {
 //     0.116), so those keep the rule before.
 //   - K 257-1023: the small-C step's 64x128 tile and the pre-split tiles stay (76 x 1783 x 465:
 //     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
-constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256;
+constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192;
 
 /// The C^T step (the comment above); `none` where it declines.
 GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (m <= 64 || m > 128 || n <= kFloatSmallWavesMaxMn) return C::none;
-  const bool short_k = k >= kRowsNShortMinK && k <= kRowsNShortMaxK;
+  const bool short_k = k >= kRowsNShortMinK && k <= kRowsNShortMaxK && n > kRowsNShortMinN;
   if (!short_k && !(k >= kWgmmaThinPresplitMinK && m <= rt::kFloatWgmmaT80.bm)) return C::none;
   if (m > rt::kFloatWgmmaT96.bm)
     return inloop_chose(m, n, k, sms, ", operands split in the K loop (65-128 rows, K 64-256)", why);
