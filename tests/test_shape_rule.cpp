@@ -829,8 +829,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // operands in place; one column of tiles (N <= 128), the pre-split tile; from 129 rows (two rows
   // of tiles) the thin step's pre-split tile.
   // (65-80 rows take the C^T tile there since the thirty-ninth round: the test below.)
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {85, 2730, 3871}, {100, 6422, 3871}, {128, 6422, 7926}, {100, 4001, 2047}}) {
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{85, 2730, 3871}, {100, 6422, 3871}, {128, 6422, 7926}, {100, 4001, 2047}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   }
@@ -933,20 +933,26 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
   };
   std::string why;
   // K >= 1024, 65-80 rows (thirty-ninth round): the 80-row C^T tile, K split into the slices that fill
-  // its waves of two teams per SM (65 x 6422 x 3871: 101 tiles x 2 slices on 264 slots).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {65, 6422, 7926}, {79, 6422, 15525}, {70, 6000, 20000}, {65, 4001, 1500}, {80, 4001, 1500}, {65, 8191, 1024}}) {
+  // its waves of two teams per SM (65 x 6422 x 3871: 101 tiles x 5 slices on 264 slots).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 6422, 7926},
+                                                                {79, 6422, 15525},
+                                                                {70, 6000, 20000},
+                                                                {65, 4001, 1500},
+                                                                {80, 4001, 1500},
+                                                                {65, 8191, 1024}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k) == C::wgmma_t80);
   }
   CHECK(h200(65, 6422, 3871, &why) == C::wgmma_t80);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
-               "filling the waves");
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
+        "filling the waves");
   // K 64-256 over more than 8192 columns: the 80- and 96-row tiles to 96 rows, the in-loop 128x128
   // tile past them (where the SIMT tiles ran before); at 8192 columns or fewer the SIMT tiles stay.
   CHECK(h200(96, 30001, 128, &why) == C::wgmma_t96);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K split into 1 slices "
-               "filling the waves");
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K split into 1 slices "
+        "filling the waves");
   CHECK(h200(81, 8193, 64) == C::wgmma_t96);
   CHECK(h200(70, 20001, 256) == C::wgmma_t80);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
@@ -954,7 +960,8 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k) == mmapp::gpu_shape_rule(false, m, n, k, 132, nullptr, true, true, false, 4.8e12));
   }
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{120, 12345, 64}, {128, 9109, 256}, {112, 20001, 128}}) {
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{120, 12345, 64}, {128, 9109, 256}, {112, 20001, 128}}) {
     INFO(m << "x" << n << "x" << k);
     const C c = h200(m, n, k, &why);
     CHECK((c == C::wgmma_splitk_inplace || c == C::wgmma_inplace_wsplit));

@@ -1054,8 +1054,9 @@ namespace {
 //     97 x 3001 x 250 0.033 against 0.043, 128 x 8192 x 96 0.019 against 0.023; 70 x 5000 x 256
 //     0.032 against the 80-row tile's 0.030 (0.032 as the rule, timed).
 //   - K >= kWgmmaThinPresplitMinK, M 65-80: the 80-row tile against the in-loop 128x128 wave
-//     split, the rule before: 65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x
-//     4001 x 1500 0.057 / 0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and
+//     split (the rule before, but at 65 x 3000 x 2000, aligned, the pre-split wave split: 0.063):
+//     65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x 4001 x 1500 0.057 /
+//     0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and
 //     128-row tiles tie or lose there (85 x 2730 x 3871 0.099 / 0.099; 100 x 6000 x 2048 0.152, the
 //     112-row tile, against 0.116 pre-split; 128 x 4096 x 4096 0.151, the 128-row tile, against
 //     0.116), so those keep the rule before.
@@ -1076,8 +1077,8 @@ GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) 
   const RuleTile& t = t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96;
   const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
   return chose(t80 ? C::wgmma_t80 : C::wgmma_t96,
-               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) + " x 64 (C's rows as wgmma's N): " +
-                   waves_split_text(slices),
+               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) +
+                   " x 64 (C's rows as wgmma's N): " + waves_split_text(slices),
                why);
 }
 
