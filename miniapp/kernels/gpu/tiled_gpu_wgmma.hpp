@@ -935,8 +935,9 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
           // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
           if constexpr (Cfg::stage_c) {
             if (Cfg::rows_n || !params.pair_o) {
-              // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows (each
-              // warpgroup has waited for its own wgmma, so past the first barrier the stages are free).
+              // A C^T tile, or C's rows take no pairs (N odd): the tile through scratch, stored by whole
+              // rows (each warpgroup has waited for its own wgmma, so past the first barrier the stages
+              // are free).
               detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
                   team, reinterpret_cast<float*>(smem), Cfg::Staged::ld, params, slice, bm, bn, tid,
                   [&](float* const s) { detail::wgmma_stage_c<Cfg>(s, wg, w, lane, acc, dc); });
