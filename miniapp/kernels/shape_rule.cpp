@@ -1056,10 +1056,10 @@ namespace {
 //   - K >= kWgmmaThinPresplitMinK, M 65-80: the 80-row tile against the in-loop 128x128 wave
 //     split (the rule before, but at 65 x 3000 x 2000, aligned, the pre-split wave split: 0.063):
 //     65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x 4001 x 1500 0.057 /
-//     0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and
-//     128-row tiles tie or lose there (85 x 2730 x 3871 0.099 / 0.099; 100 x 6000 x 2048 0.152, the
-//     112-row tile, against 0.116 pre-split; 128 x 4096 x 4096 0.151, the 128-row tile, against
-//     0.116), so those keep the rule before.
+//     0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and 128-row tiles tie or
+//     lose there (85 x 2730 x 3871 0.099 / 0.099; 100 x 6000 x 2048 0.152, the 112-row tile,
+//     against 0.116 pre-split; 128 x 4096 x 4096 0.151, the 128-row tile, against 0.116), so those
+//     keep the rule before.
 //   - K 257-1023: the small-C step's 64x128 tile and the pre-split tiles stay (76 x 1783 x 465:
 //     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
 constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192;

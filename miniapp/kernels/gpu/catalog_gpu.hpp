@@ -651,8 +651,6 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmmaRowsN<112>, Space, T>());
       v.push_back(wgmma_variant<FloatWgmmaRowsN<128>, Space, T>());
-    }
-    if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmma64SplitK, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma64Waves, Space, T>());
       v.push_back(wgmma_variant<FloatWgmma3, Space, T>());

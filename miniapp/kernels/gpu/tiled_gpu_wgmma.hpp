@@ -575,12 +575,13 @@ KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, 
                                            const int bn, const int wg, const int w, const int lane,
                                            const float (&acc)[R], const float (&dc)[R]) {
   static_assert(R % 2 == 0, "accumulator registers in column pairs");
+  static_assert(!Cfg::rows_n, "a C^T tile's pairs are two rows: staged (wgmma_stage_c)");
   float* const o = params.slice_out(slice);
   const bool scale = params.scales_c();
   MMAPP_UNROLL
   for (int i = 0; i < R; i += 2) {
-    const int row = bm + 64 * wg + wgmma_d_row(w, lane, i);
-    const int col = bn + wgmma_d_col(lane, i);
+    const int row = bm + wgmma_c_row<Cfg>(wg, w, lane, i);
+    const int col = bn + wgmma_c_col<Cfg>(wg, w, lane, i);
     if (row >= params.M) continue;
     pair_store(o + long(row) * params.ldo + col, col, params.N, params.pair_o, scale, params.beta, wgmma_c(acc, dc, i),
                wgmma_c(acc, dc, i + 1));
