@@ -13,6 +13,7 @@
 #include "deck/init.hpp"
 #include "kernels/portable/fma_peak.hpp"
 #include "kernels/gpu/mma_peak.hpp"
+#include "kernels/gpu/warp/mma_shapes.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/gpu/gemv_gpu.hpp"
 #include "kernels/gpu/splitk.hpp"
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -492,6 +494,74 @@ void check_tensor_core_variants() {
 }
 
 }  // namespace
+
+namespace {
+
+/// Chunk c of x through tf32_split4 and, value by value, through tf32_split
+/// (kernels/gpu/warp/mma_shapes.hpp): bad(c) counts the parts whose bits
+/// differ. A functor, not a lambda: it runs on any space from a test.
+template <class Space>
+struct Tf32SplitAgreement {
+  Kokkos::View<const float*, typename Space::memory_space> x;
+  Kokkos::View<int*, typename Space::memory_space> bad;
+  KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
+    const float v[4] = {x(4 * c), x(4 * c + 1), x(4 * c + 2), x(4 * c + 3)};
+    std::uint32_t big4[4], small4[4];
+    mmapp::detail::tf32_split4(v, big4, small4);
+    int n = 0;
+    for (int q = 0; q < 4; ++q) {
+      std::uint32_t big, small;
+      mmapp::detail::tf32_split(v[q], big, small);
+      n += (big != big4[q]) + (small != small4[q]);
+    }
+    bad(c) = n;
+  }
+};
+
+/// tf32_split4's short path (the integer form of cvt.rna.tf32.f32) gives
+/// tf32_split's parts bit for bit on Space (on a GPU: against the device's
+/// cvt.rna.tf32.f32), on random bit patterns (every class: zeros,
+/// subnormals, normals, Inf, NaN), values over every exponent, and the edges
+/// of the short path (kTf32ShortPathBelow and its neighbours, FLT_MAX, Inf,
+/// NaN) at each place of a chunk among ordinary values.
+template <class Space>
+void check_tf32_split4() {
+  std::vector<float> h;
+  auto from = [](const std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  };
+  std::mt19937 gen(21);
+  for (int i = 0; i < 40000; ++i) h.push_back(from(std::uint32_t(gen())));
+  std::uniform_real_distribution<float> mant(1, 2);
+  for (int e = -149; e <= 127; ++e)
+    for (int i = 0; i < 16; ++i) h.push_back((i % 2 ? -1 : 1) * std::ldexp(mant(gen), e));
+  const std::uint32_t edges[] = {0x7f7fefffu, 0x7f7ff000u, 0x7f7fe000u, 0x7f7ff001u, 0x7f7fffffu, 0xff7fefffu,
+                                 0xff7ff000u, 0x7f800000u, 0xff800000u, 0x7f800001u, 0x7fc00000u, 0x7fffffffu,
+                                 0xffffffffu, 0x00001000u, 0x00000fffu, 0x807fffffu, 0x00000000u, 0x80000000u};
+  for (const std::uint32_t u : edges)
+    for (int at = 0; at < 4; ++at)
+      for (int q = 0; q < 4; ++q) h.push_back(q == at ? from(u) : std::ldexp(mant(gen), q * 7 - 10));
+  while (h.size() % 4 != 0) h.push_back(1.0f);
+  const long chunks = long(h.size()) / 4;
+  Kokkos::View<float*, typename Space::memory_space> x("x", h.size());
+  Kokkos::deep_copy(x, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()));
+  Kokkos::View<int*, typename Space::memory_space> bad("bad", chunks);
+  Kokkos::parallel_for("test::tf32_split4", Kokkos::RangePolicy<Space>(0, chunks), Tf32SplitAgreement<Space>{x, bad});
+  const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bad);
+  long wrong = 0;
+  for (long c = 0; c < chunks; ++c) wrong += hb(c);
+  INFO(Space::name() << ": " << chunks << " chunks of four");
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("the four-value 3xTF32 split equals tf32_split bit for bit", "[kernels][tensor-core]",
+                        mmapp::EnabledSpaces) {
+  check_tf32_split4<TestType>();
+}
 
 TEMPLATE_LIST_TEST_CASE("tensor-core variants (DMMA, 3xTF32) match the reference on odd shapes",
                         "[kernels][tensor-core]", mmapp::EnabledSpaces) {

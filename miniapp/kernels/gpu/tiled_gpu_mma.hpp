@@ -558,16 +558,17 @@ struct MmaWarpTile {
   template <class Chunk>
   KOKKOS_INLINE_FUNCTION static void split_chunk(const Chunk& x, Chunk& big, Chunk& small) {
     if constexpr (split3) {
+      static_assert(Chunk::width == 4, "3xTF32: 16-byte chunks of four floats (tf32_split4)");
+      std::uint32_t ub[4], us[4];
+      tf32_split4(x.v, ub, us);
       MMAPP_UNROLL
-      for (int e = 0; e < Chunk::width; ++e) {
-        std::uint32_t ub, us;
-        tf32_split(x.v[e], ub, us);
+      for (int e = 0; e < 4; ++e) {
 #if defined(__CUDA_ARCH__)
-        big.v[e] = __uint_as_float(ub);
-        small.v[e] = __uint_as_float(us);
+        big.v[e] = __uint_as_float(ub[e]);
+        small.v[e] = __uint_as_float(us[e]);
 #else
-        std::memcpy(&big.v[e], &ub, sizeof ub);
-        std::memcpy(&small.v[e], &us, sizeof us);
+        std::memcpy(&big.v[e], &ub[e], sizeof ub[e]);
+        std::memcpy(&small.v[e], &us[e], sizeof us[e]);
 #endif
       }
     } else {

@@ -272,10 +272,9 @@ struct WgmmaLoader {
     }
   }
 
-  /// Splits x's four values into big and small TF32 parts (tf32_split).
+  /// Splits x's four values into big and small TF32 parts (tf32_split4).
   KOKKOS_INLINE_FUNCTION static void split(const float (&x)[4], Tf32x4& big, Tf32x4& small) {
-    MMAPP_UNROLL
-    for (int q = 0; q < 4; ++q) tf32_split(x[q], big.v[q], small.v[q]);
+    tf32_split4(x, big.v, small.v);
   }
 
   /// A's chunk l of thread tid, split, to both parts of the stage at `stage`.
@@ -520,8 +519,7 @@ void wgmma_presplit_pass(const Space& space, const GemmArgs<Space, float>& args,
           }
         }
         Tf32x4 big, small;
-        MMAPP_UNROLL
-        for (int q = 0; q < 4; ++q) tf32_split(x[q], big.v[q], small.v[q]);
+        tf32_split4(x, big.v, small.v);
         *reinterpret_cast<Tf32x4*>((is_a ? a_big : b_big) + off) = big;
         *reinterpret_cast<Tf32x4*>((is_a ? a_small : b_small) + off) = small;
       });

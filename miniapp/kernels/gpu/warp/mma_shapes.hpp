@@ -40,6 +40,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/unroll.hpp"
+
 namespace mmapp {
 namespace detail {
 
@@ -262,6 +264,59 @@ KOKKOS_INLINE_FUNCTION void tf32_split(const float x, std::uint32_t& big, std::u
   std::memcpy(&fb, &big, sizeof fb);
 #endif
   small = tf32_rna_finite((x - fb) * kTf32SmallScale);
+}
+
+/// Magnitude bits (sign cleared) below which tf32_rna neither meets Inf or
+/// NaN nor rounds to Inf: the largest finite FP32 whose rounding stays
+/// finite is 0x7f7fefff (0x7f7ff000 + 0x1000 reaches the Inf exponent).
+inline constexpr std::uint32_t kTf32ShortPathBelow = 0x7f7ff000u;
+
+/// tf32_split of four values, bit for bit: big[q], small[q] = tf32_split(x[q]).
+/// Where every |x[q]| < kTf32ShortPathBelow (all values short of FLT_MAX's
+/// last TF32 ulp: the case a GEMM meets), tf32_rna is its integer form,
+/// (bits + 0x1000) & 0xffffe000 (tf32_rna's host path), for both parts: the
+/// small part, |x - big| 2^11 <= 2^e for x in [2^e, 2^(e+1)), cannot round
+/// to Inf either. That short path takes about 8 instructions a value
+/// against about 22 for tf32_split on sm_90 (cvt.rna.tf32.f32 is a
+/// sequence there, not one instruction; tf32_rna_finite adds its test). Any
+/// other value (Inf, NaN, the top of the range) sends the four through
+/// tf32_split. The in-loop 3xTF32 tiles split every element they load in
+/// their K loop, where the split dominated the issued instructions (H200,
+/// Nsight Compute source counters, 2026-12-01: docs/performance.md,
+/// "Tensor cores, fortieth round").
+KOKKOS_INLINE_FUNCTION void tf32_split4(const float (&x)[4], std::uint32_t (&big)[4], std::uint32_t (&small)[4]) {
+  std::uint32_t u[4];
+  bool short_path = true;
+  MMAPP_UNROLL
+  for (int q = 0; q < 4; ++q) {
+#if defined(__CUDA_ARCH__)
+    u[q] = __float_as_uint(x[q]);
+#else
+    std::memcpy(&u[q], &x[q], sizeof u[q]);
+#endif
+    short_path = short_path && (u[q] & 0x7fffffffu) < kTf32ShortPathBelow;
+  }
+  if (short_path) {
+    MMAPP_UNROLL
+    for (int q = 0; q < 4; ++q) {
+      big[q] = (u[q] + 0x1000u) & 0xffffe000u;
+      float fb, s;
+#if defined(__CUDA_ARCH__)
+      fb = __uint_as_float(big[q]);
+      s = (x[q] - fb) * kTf32SmallScale;
+      small[q] = (__float_as_uint(s) + 0x1000u) & 0xffffe000u;
+#else
+      std::memcpy(&fb, &big[q], sizeof fb);
+      s = (x[q] - fb) * kTf32SmallScale;
+      std::uint32_t us;
+      std::memcpy(&us, &s, sizeof us);
+      small[q] = (us + 0x1000u) & 0xffffe000u;
+#endif
+    }
+  } else {
+    MMAPP_UNROLL
+    for (int q = 0; q < 4; ++q) tf32_split(x[q], big[q], small[q]);
+  }
 }
 
 }  // namespace detail
