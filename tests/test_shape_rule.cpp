@@ -828,9 +828,10 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // M in one row of the 128-row tiles (thirty-second round): the in-loop wave split, reading the
   // operands in place; one column of tiles (N <= 128), the pre-split tile; from 129 rows (two rows
   // of tiles) the thin step's pre-split tile.
-  // (65-80 rows take the C^T tile there since the thirty-ninth round: the test below.)
+  // (65-80 rows take the C^T tile there since the thirty-ninth round, 81-96 since the fortieth: the
+  // test below.)
   for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{85, 2730, 3871}, {100, 6422, 3871}, {128, 6422, 7926}, {100, 4001, 2047}}) {
+       std::vector<std::array<long, 3>>{{97, 2730, 3871}, {100, 6422, 3871}, {128, 6422, 7926}, {100, 4001, 2047}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   }
@@ -943,6 +944,18 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k) == C::wgmma_t80);
   }
+  // K >= 1024, 81-96 rows (fortieth round): the 96-row C^T tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {85, 2730, 3871}, {90, 7000, 1800}, {88, 6000, 1600}, {81, 2000, 1024}, {96, 20001, 9000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k) == C::wgmma_t96);
+  }
+  // ... from 2000 columns: below, the choice from before (the pre-split 64x128 tile's wave split).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{81, 1100, 1024}, {96, 1500, 1100}, {90, 1999, 4000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k) != C::wgmma_t96);
+    CHECK(h200(m, n, k) != C::wgmma_t80);
+  }
   CHECK(h200(65, 6422, 3871, &why) == C::wgmma_t80);
   CHECK(why ==
         "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
@@ -967,13 +980,13 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
     CHECK((c == C::wgmma_splitk_inplace || c == C::wgmma_inplace_wsplit));
     CHECK(why.find("operands split in the K loop (65-128 rows, K 64-256)") != std::string::npos);
   }
-  // Not the step: K under 64 or 257-1023 (the small-C and thin steps), 81-128 rows at K >= 1024, at
+  // Not the step: K under 64 or 257-1023 (the small-C and thin steps), 97-128 rows at K >= 1024, at
   // most 1024 columns, 64 or 129 rows, double, no wgmma.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{72, 5000, 63},
                                                                 {76, 1783, 465},
                                                                 {100, 6000, 511},
                                                                 {80, 6000, 1023},
-                                                                {85, 2730, 3871},
+                                                                {97, 2730, 3871},
                                                                 {100, 6000, 2048},
                                                                 {80, 1024, 2000},
                                                                 {64, 8192, 1024},
@@ -985,7 +998,7 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
     CHECK(c != C::wgmma_t96);
   }
   CHECK(h200(76, 1783, 465) == C::wgmma_pre64_wsplit);
-  CHECK(h200(85, 2730, 3871) == C::wgmma_inplace_wsplit);
+  CHECK(h200(97, 2730, 3871) == C::wgmma_inplace_wsplit);
   CHECK(mmapp::gpu_shape_rule(true, 70, 6000, 20000, 132, nullptr, true, true, true, 4.8e12) != C::wgmma_t80);
   CHECK(mmapp::gpu_shape_rule(false, 70, 6000, 20000, 132, nullptr, true, true, false, 4.8e12) != C::wgmma_t80);
 }

@@ -1056,13 +1056,26 @@ namespace {
 //   - K >= kWgmmaThinPresplitMinK, M 65-80: the 80-row tile against the in-loop 128x128 wave
 //     split (the rule before, but at 65 x 3000 x 2000, aligned, the pre-split wave split: 0.063):
 //     65 x 8191 x 1024 0.067 / 0.071, 65 x 6422 x 3871 0.182 / 0.192, 80 x 4001 x 1500 0.057 /
-//     0.057, 65 x 3000 x 2000 0.058 / 0.058. From 81 rows the 96-, 112- and 128-row tiles tie or
-//     lose there (85 x 2730 x 3871 0.099 / 0.099; 100 x 6000 x 2048 0.152, the 112-row tile,
-//     against 0.116 pre-split; 128 x 4096 x 4096 0.151, the 128-row tile, against 0.116), so those
-//     keep the rule before.
+//     0.057, 65 x 3000 x 2000 0.058 / 0.058. Past 96 rows the 112- and 128-row tiles lose there
+//     (100 x 6000 x 2048 0.152, the 112-row tile, against 0.116 pre-split; 128 x 4096 x 4096 0.151,
+//     the 128-row tile, against 0.116), so those keep the rule before.
+//   - K >= kWgmmaThinPresplitMinK, M 81-96 (fortieth round, with tf32_split4's shorter split, which
+//     took the 96-row tile from 243 registers to 227): the 96-row tile. One H200, 2026-12-01,
+//     `tile: auto` against the rule before (ms, cuBLAS SGEMM in brackets): 90 x 7000 x 1800 0.111
+//     against 0.120 pre-split (0.100), 88 x 6000 x 1600 0.084 against 0.095 (0.076), 85 x 2730 x
+//     3871 0.093 against 0.095 in-loop (0.081); in round 39, before tf32_split4, 0.099 / 0.099.
+//     Against the in-loop wave split it ties or wins by a few % on most shapes (96 x 4096 x 4096
+//     0.108 against 0.116, 92 x 3000 x 8000 0.163 against 0.167) and loses on some (93 x 2600 x
+//     2600 0.065 against 0.057, 85 x 6422 x 1300 0.086 against 0.082); as the rule, each of the 13
+//     such shapes of call 5 (docs/results/2026-12-01) ran at 84.6-111.4% of cuBLAS.
+//     From kRowsNT96LongKMinN columns only: below them the pre-split 64x128 tile of the rule before
+//     wins (81 x 1100 x 1024 0.032 against 0.040, 96 x 1500 x 1100 0.034 against 0.038), and at
+//     2000-3000 columns the tiles are close (88 x 2000 x 4000 0.067, the 96-row tile first; 93 x
+//     2600 x 2600 0.066 against the in-loop tile's 0.063; 92 x 3000 x 8000 0.164 against the SIMT
+//     96x96 tile's 0.161; all 95-112% of cuBLAS).
 //   - K 257-1023: the small-C step's 64x128 tile and the pre-split tiles stay (76 x 1783 x 465:
 //     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
-constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192;
+constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192, kRowsNT96LongKMinN = 2000;
 
 /// The C^T step (the comment above); `none` where it declines.
 GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) {
@@ -1070,7 +1083,9 @@ GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) 
   namespace rt = rule_tiles;
   if (m <= 64 || m > 128 || n <= kFloatSmallWavesMaxMn) return C::none;
   const bool short_k = k >= kRowsNShortMinK && k <= kRowsNShortMaxK && n > kRowsNShortMinN;
-  if (!short_k && !(k >= kWgmmaThinPresplitMinK && m <= rt::kFloatWgmmaT80.bm)) return C::none;
+  const bool long_k = k >= kWgmmaThinPresplitMinK &&
+                      (m <= rt::kFloatWgmmaT80.bm || (m <= rt::kFloatWgmmaT96.bm && n >= kRowsNT96LongKMinN));
+  if (!short_k && !long_k) return C::none;
   if (m > rt::kFloatWgmmaT96.bm)
     return inloop_chose(m, n, k, sms, ", operands split in the K loop (65-128 rows, K 64-256)", why);
   const bool t80 = m <= rt::kFloatWgmmaT80.bm;

@@ -304,7 +304,8 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (thirty-ninth round): K 64-256 over more than 8192 columns, the C^T tiles (C's rows as wgmma's
 /// N, K split into the slices that fill their waves of two teams per SM) of 80 rows to M 80
 /// (wgmma_t80) and of 96 to M 96 (wgmma_t96), past that the in-loop 128x128 tile
-/// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024 and M 65-80, the 80-row C^T tile.
+/// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
+/// 96-row one to M 96 (fortieth round).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
