@@ -759,16 +759,6 @@ struct MmaWarpTile {
   }
 };
 
-/// Block coordinates of tile index t under BlockSwizzle<Swizzle> on a
-/// tiles_m x tiles_n grid (the kernel's mapping, for tail_split_reduce).
-template <int Swizzle>
-struct SwizzledTile {
-  int tiles_m, tiles_n;
-  KOKKOS_INLINE_FUNCTION BlockCoord operator()(const int t) const {
-    return BlockSwizzle<Swizzle>::tile(t, tiles_m, tiles_n);
-  }
-};
-
 }  // namespace detail
 
 /// Tensor-core GEMM (see the file comment): C = A * B + beta * C with the

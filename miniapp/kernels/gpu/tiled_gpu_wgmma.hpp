@@ -64,6 +64,7 @@
 #include "kernels/gpu/aligned_operands.hpp"
 #include "kernels/gpu/chunk.hpp"
 #include "kernels/gpu/splitk.hpp"
+#include "kernels/gpu/stream_k.hpp"
 #include "kernels/gpu/warp/async_copy.hpp"
 #include "kernels/gpu/warp/epilogue.hpp"
 #include "kernels/gpu/warp/mma_shapes.hpp"
@@ -137,6 +138,7 @@ struct GpuWgmmaTile {
   static constexpr int consumer_regs = Producer_ ? consumer_regs_of() : 0;
   static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
+  static constexpr bool stream_k = false;     ///< WgmmaStreamK<Cfg>: a partial last wave streamed (stream_k.hpp)
   /// 2: per K tile the warpgroup issues its twelve wgmma, waits for all of
   /// them, adds t to acc and passes the barrier, so the tensor core idles
   /// from the tile's last wgmma to the next tile's first. 3: it commits the
@@ -187,6 +189,26 @@ struct GpuWgmmaTile {
   static constexpr bool one_tile_scratch = !Async_ && !Producer_;
   static constexpr std::size_t one_tile_scratch_bytes =
       Staged::launch_bytes(stage_bytes, stage_c) + detail::kWgmmaAtomBytes;
+};
+
+/// Cfg (the register-path GpuWgmmaTile: operands split in the K loop, two
+/// stages, K not split) with the Stream-K decomposition of its last wave
+/// (stream_k.hpp, stream_k_plan; gemm_tiled_mma's StreamK for the DMMA
+/// tiles): the tiles of the whole waves run whole, the K tiles of the rest
+/// are cut into equal runs over at most one wave of teams (min_blocks x the
+/// device's SMs), a run covering the end of one tile and the start of the
+/// next at most, each segment's whole BM x BN tile written to its partial
+/// tile and the partials summed by stream_k_reduce. For C of one row of
+/// 128-row tiles against thousands of columns (65-128 rows: 47-51 tiles on
+/// 132 SMs), where a K split by slices leaves a quarter of the SMs idle or
+/// a second wave part-empty. Its tag adds "sk". A ladder variant: slower
+/// than the wave split on most of those shapes (docs/performance.md,
+/// "Tensor cores, fortieth round").
+template <class Cfg>
+struct WgmmaStreamK : Cfg {
+  static_assert(Cfg::split_kc == 0 && !Cfg::presplit && !Cfg::async && !Cfg::ws && !Cfg::rows_n && Cfg::stages == 2,
+                "Stream-K on wgmma: the register path's two-stage tile, K not split");
+  static constexpr bool stream_k = true;
 };
 
 namespace detail {
@@ -587,25 +609,25 @@ KOKKOS_INLINE_FUNCTION void wgmma_epilogue(const WarpGemmParams<float>& params, 
 }
 
 /// Thread (wg, w, lane)'s share of the block tile's C staged in scratch
-/// (Cfg::Staged: BM x BN row-major, pitch Staged::ld floats, s 8-byte
+/// (Cfg::Staged: BM x BN row-major, pitch ld = Staged::ld floats, s 8-byte
 /// aligned): element (wgmma_c_row, wgmma_c_col) of each register <- acc +
 /// dc * 2^-11, one 8-byte store a pair (a row's two columns; with rows_n
 /// two rows of one column, two stores). Pitch BN + 8: the 8 rows of a
 /// warp's store start 8 banks apart, so its 256 bytes take two wavefronts.
-/// store_staged_rows then writes the tile to C by whole rows.
+/// store_staged_rows then writes the tile to C by whole rows. With ld = BN,
+/// a Stream-K segment's partial tile in global memory (WgmmaStreamK).
 template <class Cfg, int R>
 KOKKOS_INLINE_FUNCTION void wgmma_stage_c(float* const s, const int wg, const int w, const int lane,
-                                          const float (&acc)[R], const float (&dc)[R]) {
+                                          const float (&acc)[R], const float (&dc)[R], const int ld = Cfg::Staged::ld) {
   static_assert(R % 2 == 0, "accumulator registers in column pairs");
   MMAPP_UNROLL
   for (int i = 0; i < R; i += 2) {
     const int row = wgmma_c_row<Cfg>(wg, w, lane, i), col = wgmma_c_col<Cfg>(wg, w, lane, i);
     if constexpr (Cfg::rows_n) {  // the pair: two rows of one column
-      s[row * Cfg::Staged::ld + col] = wgmma_c(acc, dc, i);
-      s[(row + 1) * Cfg::Staged::ld + col] = wgmma_c(acc, dc, i + 1);
+      s[row * ld + col] = wgmma_c(acc, dc, i);
+      s[(row + 1) * ld + col] = wgmma_c(acc, dc, i + 1);
     } else {
-      *reinterpret_cast<Pair<float>*>(s + row * Cfg::Staged::ld + col) =
-          Pair<float>{{wgmma_c(acc, dc, i), wgmma_c(acc, dc, i + 1)}};
+      *reinterpret_cast<Pair<float>*>(s + row * ld + col) = Pair<float>{{wgmma_c(acc, dc, i), wgmma_c(acc, dc, i + 1)}};
     }
   }
 }
@@ -715,12 +737,17 @@ KOKKOS_INLINE_FUNCTION void wgmma_ws_team(const Member& team, const WarpGemmPara
 /// Bytes of workspace a GpuWgmmaTile variant needs for an m x n x k GEMM:
 /// with `presplit` the split-K partials and the pre-split operands
 /// (detail::WgmmaPresplit), else tiled_gpu_workspace_bytes (the partials and
-/// aligned copies of misaligned operands).
+/// aligned copies of misaligned operands), with WgmmaStreamK the most any
+/// Stream-K plan writes first (stream_k_workspace_bytes, rounded up to 256).
 template <class Cfg>
 std::size_t wgmma_workspace_bytes(const long m, const long n, const long k) {
   if constexpr (Cfg::presplit) {
     const std::size_t partials = Cfg::split_kc > 0 ? splitk_workspace_bytes<float, Cfg::split_kc>(m, n, k) : 0;
     return m == 0 || n == 0 ? 0 : detail::WgmmaPresplit(m, n, k, Cfg::BM, Cfg::BN, partials).bytes();
+  } else if constexpr (Cfg::stream_k) {
+    const std::size_t partials = stream_k_workspace_bytes<float, Cfg::BM, Cfg::BN>(m, n, k, Cfg::BK, 1);
+    const std::size_t rest = tiled_gpu_workspace_bytes<float, 0, true>(m, n, k);
+    return partials == 0 ? rest : std::size_t(detail::round_up(long(partials), 256)) + rest;
   } else {
     return tiled_gpu_workspace_bytes<float, Cfg::split_kc, true>(m, n, k);
   }
@@ -743,6 +770,20 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   if (M == 0 || N == 0) return;
   const SplitKPlan<T> plan("gemm_tiled_wgmma", args, Cfg::split_kc, split_waves_of<Cfg>(space, M, N));
 
+  // Stream-K (WgmmaStreamK): its partial tiles at the workspace's start, where it has room for them
+  // (a workspace sized for another shape: no streaming, the same result); the operand copies after.
+  StreamKPlan sk;
+  sk.head = ((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
+  std::size_t sk_bytes = 0;
+  if constexpr (Cfg::stream_k) {
+    const long slots = long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
+    const StreamKPlan p = stream_k_plan(sk.head, K, slots, Cfg::BK, 1);
+    const std::size_t need = std::size_t(p.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
+    if (p.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) {
+      sk = p;
+      sk_bytes = std::size_t(detail::round_up(long(need), 256));
+    }
+  }
   const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
   if constexpr (Cfg::presplit) {
     if (args.work.extent(0) < ps.bytes() || !detail::aligned_to(args.work.data(), 16))
@@ -756,10 +797,14 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
       } in_place{{args.A.data(), long(args.A.stride(0)), false}, {args.B.data(), long(args.B.stride(0)), false}};
       return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, in_place, args.beta);
     } else {
-      const AlignedOperands<Space, T> ops(space, args, plan.work_bytes());
+      const AlignedOperands<Space, T> ops(space, args, plan.work_bytes() + sk_bytes);
       return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
     }
   }();
+  params.tail_head = sk.head;
+  params.sk_tile_iters = sk.tile_iters;
+  params.sk_team_iters = sk.team_iters;
+  params.tail_work = sk.active() ? reinterpret_cast<T*>(args.work.data()) : nullptr;
   params.scratch_bytes =
       Cfg::one_tile_scratch && params.kc <= Cfg::BK ? Cfg::one_tile_scratch_bytes : Cfg::scratch_bytes;
   const std::uint32_t* const pre = reinterpret_cast<const std::uint32_t*>(args.work.data() + ps.at);
@@ -767,7 +812,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
 
   using policy_t = detail::team_policy_lb<Space, Cfg::team_size, Cfg::min_blocks>;
   using member_t = typename policy_t::member_type;
-  policy_t policy(space, params.tiles * params.slices, Cfg::team_size);
+  policy_t policy(space, sk.active() ? sk.league() : long(params.tiles) * params.slices, Cfg::team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(params.scratch_bytes));
 
   Kokkos::parallel_for(
@@ -775,8 +820,10 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
         const int lr = team.league_rank();
         const int slice = lr / params.tiles, t = lr % params.tiles;
         const detail::BlockCoord tile = detail::BlockSwizzle<Cfg::swizzle>::tile(t, params.tiles_m, params.tiles_n);
-        const int bm = tile.m * Cfg::BM, bn = tile.n * Cfg::BN;
-        const int k_begin = slice * params.kc, k_end = k_begin + params.kc < params.K ? k_begin + params.kc : params.K;
+        // The team's block tile and K slice (a stream team's segments: below).
+        const int tile_bm = tile.m * Cfg::BM, tile_bn = tile.n * Cfg::BN;
+        const int slice_k0 = slice * params.kc,
+                  slice_k1 = slice_k0 + params.kc < params.K ? slice_k0 + params.kc : params.K;
         // The stages from the first 1024-byte boundary of the team's scratch.
         unsigned char* const raw = static_cast<unsigned char*>(team.team_shmem().get_shmem(params.scratch_bytes));
         unsigned char* const smem =
@@ -786,167 +833,209 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
         // Pre-split: this block's rows of A big, A small, B big, B small (WgmmaPresplit). Here, not
         // in the branch that reads them: nvcc refuses an extended lambda's first capture (pre, mp,
         // np, kp) inside `if constexpr`.
-        const std::uint32_t* const parts[4] = {pre + long(bm) * kp, pre + (mp + bm) * kp, pre + (2 * mp + bn) * kp,
-                                               pre + (2 * mp + np + bn) * kp};
+        const std::uint32_t* const parts[4] = {pre + long(tile_bm) * kp, pre + (mp + tile_bm) * kp,
+                                               pre + (2 * mp + tile_bn) * kp, pre + (2 * mp + np + tile_bn) * kp};
         if constexpr (Cfg::ws) {  // the producer warpgroup and the MMA warpgroups (wgmma_ws_team)
           (void)parts;
-          detail::wgmma_ws_team<Cfg>(team, params, smem, sbase, bm, bn, slice, k_begin, k_end);
+          detail::wgmma_ws_team<Cfg>(team, params, smem, sbase, tile_bm, tile_bn, slice, slice_k0, slice_k1);
         } else {
-          const int tid = team.team_rank();
-          const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
-          constexpr int R = Cfg::regs;
-          float acc[R], dc[R], tp[R];
+          // The team's segments: its block tile over its K slice, or, on a stream team (WgmmaStreamK),
+          // the one or two segments of its run (stream_k_segment), each into its partial tile. A loop,
+          // not a lambda called per segment: ptxas gave the in-loop 128x128 tile 24 bytes of spills
+          // with its body in a lambda (CUDA 13.0, sm_90a).
           MMAPP_UNROLL
-          for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
+          for (int seg = 0; seg < (Cfg::stream_k ? 2 : 1); ++seg) {
+            int bm = tile_bm, bn = tile_bn, k_begin = slice_k0, k_end = slice_k1;
+            float* partial = nullptr;  // where not null: the segment's whole BM x BN tile goes there
+            if constexpr (Cfg::stream_k) {
+              if (lr >= params.tail_head) {
+                StreamKPlan plan;
+                plan.head = params.tail_head;
+                plan.tiles = params.tiles - params.tail_head;
+                plan.tile_iters = params.sk_tile_iters;
+                plan.team_iters = params.sk_team_iters;
+                StreamKSegment sg;
+                if (!stream_k_segment(plan, lr - params.tail_head, seg, sg)) break;
+                const detail::BlockCoord b =
+                    detail::BlockSwizzle<Cfg::swizzle>::tile(plan.head + sg.tile, params.tiles_m, params.tiles_n);
+                bm = b.m * Cfg::BM;
+                bn = b.n * Cfg::BN;
+                k_begin = sg.it0 * Cfg::BK;
+                k_end = sg.it1 * Cfg::BK < params.K ? sg.it1 * Cfg::BK : params.K;
+                partial = params.tail_work + long(sg.slot) * (Cfg::BM * Cfg::BN);
+                // A second segment's prologue fills the stage the first's last K tile was read from.
+                if (seg > 0) team.team_barrier();
+              } else if (seg > 0) {
+                break;
+              }
+            }
+            (void)partial;  // read by WgmmaStreamK tiles only
+            const int tid = team.team_rank();
+            const int wg = tid / 128, w = (tid / 32) % 4, lane = tid % 32;
+            constexpr int R = Cfg::regs;
+            float acc[R], dc[R], tp[R];
+            MMAPP_UNROLL
+            for (int i = 0; i < R; ++i) acc[i] = dc[i] = tp[i] = 0.0f;
 
-          const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
-          // The tile's three wgmma per K step of the stage at scratch address st.
-          auto mmas = [&](const std::uint32_t st) {
-            detail::wgmma_fence();
-            detail::wgmma_fence_operands(tp);
-            detail::wgmma_fence_operands(dc);
-            MMAPP_UNROLL
-            for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
-              detail::wgmma_product<Cfg>(tp, st, 0, 0, wg, j, j > 0, smem, w, lane);
-              detail::wgmma_product<Cfg>(dc, st, 1, 0, wg, j, true, smem, w, lane);  // small products
-              detail::wgmma_product<Cfg>(dc, st, 0, 1, wg, j, true, smem, w, lane);
-            }
-            detail::wgmma_commit();
-          };
-          // Waits for the tile's group and adds its big products in FP32 (round to nearest).
-          auto finish = [&]() {
-            detail::wgmma_wait<0>();
-            detail::wgmma_fence_operands(tp);
-            detail::wgmma_fence_operands(dc);
-            MMAPP_UNROLL
-            for (int i = 0; i < R; ++i) acc[i] += tp[i];
-          };
-          // Three stages: the tile's big products (t) and its small ones as two
-          // groups; t added once its group is done, while the small ones run.
-          auto overlapped = [&](const std::uint32_t st) {
-            detail::wgmma_tile_overlapped<Cfg>(st, smem, wg, w, lane, tp, dc, acc);
-          };
-          if constexpr (Cfg::async) {
-            // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
-            unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
-            auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
-              if (kt < ktiles)
-                L::copy_raw(params, bm, bn, k_begin + kt * Cfg::BK, k_end, tid, raw + (kt & 1) * Cfg::raw_bytes);
-              detail::cp_async_commit();
-            };
-            load(0);
-            load(1);
-            detail::cp_async_wait<1>();
-            if (ktiles > 0) L::split_raw(smem, raw, tid);
-            load(2);
-            detail::wgmma_fence_proxy();
-            team.team_barrier();
-            for (int kt = 0; kt < ktiles; ++kt) {
-              const int s = kt & 1;
-              mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
-              if (kt + 1 < ktiles) {  // tile kt + 1: landed (its group is the older of two), split, stored
-                detail::cp_async_wait<1>();
-                L::split_raw(smem + (s ^ 1) * Cfg::stage_bytes, raw + ((kt + 1) & 1) * Cfg::raw_bytes, tid);
-                detail::wgmma_fence_proxy();
-                load(kt + 3);
-              }
-              finish();
-              team.team_barrier();
-            }
-            detail::cp_async_wait<0>();
-          } else if constexpr (Cfg::presplit) {
-            // Per K tile and thread: 16 chunks (4 per part) by cp.async into
-            // the stage one tile ahead; the wgmma as in the three-stage path.
-            // The stage loaded in trip kt (tile kt + 1) was last read by tile
-            // kt - 2, waited for by every warpgroup before this trip's barrier.
-            auto load = [&](const int kt, const int stage) {
-              unsigned char* const st = smem + stage * Cfg::stage_bytes;
-              const long k = k_begin + long(kt) * Cfg::BK;
-              constexpr int la = Cfg::BM * 8 / Cfg::team_size, lb = Cfg::BN * 8 / Cfg::team_size;  // chunks per part
-              static_assert(la * Cfg::team_size == Cfg::BM * 8 && lb * Cfg::team_size == Cfg::BN * 8, "whole chunks");
+            const int ktiles = k_end > k_begin ? (k_end - k_begin + Cfg::BK - 1) / Cfg::BK : 0;
+            // The tile's three wgmma per K step of the stage at scratch address st.
+            auto mmas = [&](const std::uint32_t st) {
+              detail::wgmma_fence();
+              detail::wgmma_fence_operands(tp);
+              detail::wgmma_fence_operands(dc);
               MMAPP_UNROLL
-              for (int part = 0; part < 4; ++part) {
-                unsigned char* const dst =
-                    st + (part < 2 ? part * Cfg::a_bytes : 2 * Cfg::a_bytes + (part - 2) * Cfg::b_bytes);
-                MMAPP_UNROLL
-                for (int l = 0; l < (part < 2 ? la : lb); ++l) {
-                  const int c = tid + l * Cfg::team_size, r = c / 8, q = c % 8;
-                  detail::cp_async16(dst + detail::wgmma_chunk_offset(r, q), parts[part] + r * kp + k + 4 * q, 16);
-                }
+              for (int j = 0; j < Cfg::BK / detail::kWgmmaK; ++j) {
+                detail::wgmma_product<Cfg>(tp, st, 0, 0, wg, j, j > 0, smem, w, lane);
+                detail::wgmma_product<Cfg>(dc, st, 1, 0, wg, j, true, smem, w, lane);  // small products
+                detail::wgmma_product<Cfg>(dc, st, 0, 1, wg, j, true, smem, w, lane);
               }
-              detail::cp_async_commit();
+              detail::wgmma_commit();
             };
-            if (ktiles > 0) load(0, 0);
-            int s = 0;  // kt % 3
-            for (int kt = 0; kt < ktiles; ++kt) {
-              detail::cp_async_wait<0>();
+            // Waits for the tile's group and adds its big products in FP32 (round to nearest).
+            auto finish = [&]() {
+              detail::wgmma_wait<0>();
+              detail::wgmma_fence_operands(tp);
+              detail::wgmma_fence_operands(dc);
+              MMAPP_UNROLL
+              for (int i = 0; i < R; ++i) acc[i] += tp[i];
+            };
+            // Three stages: the tile's big products (t) and its small ones as two
+            // groups; t added once its group is done, while the small ones run.
+            auto overlapped = [&](const std::uint32_t st) {
+              detail::wgmma_tile_overlapped<Cfg>(st, smem, wg, w, lane, tp, dc, acc);
+            };
+            if constexpr (Cfg::async) {
+              // Raw slots after the two stages; K tile kt in slot kt % 2, loaded two tiles ahead.
+              unsigned char* const raw = smem + 2 * Cfg::stage_bytes;
+              auto load = [&](const int kt) {  // one cp.async group per K tile, empty past the last
+                if (kt < ktiles)
+                  L::copy_raw(params, bm, bn, k_begin + kt * Cfg::BK, k_end, tid, raw + (kt & 1) * Cfg::raw_bytes);
+                detail::cp_async_commit();
+              };
+              load(0);
+              load(1);
+              detail::cp_async_wait<1>();
+              if (ktiles > 0) L::split_raw(smem, raw, tid);
+              load(2);
               detail::wgmma_fence_proxy();
               team.team_barrier();
-              const int next = s == 2 ? 0 : s + 1;
-              if (kt + 1 < ktiles) load(kt + 1, next);
-              overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
-              s = next;
-            }
-            detail::wgmma_wait<0>();
-            detail::wgmma_fence_operands(dc);
-          } else if constexpr (Cfg::stages == 3) {
-            // Tile kt's big products (t), then its small ones, each group
-            // committed; t is added once its group is done, while the small
-            // products run (Cfg::stages).
-            typename L::FragmentA ra;
-            typename L::FragmentB rb;
-            L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
-            detail::wgmma_fence_proxy();
-            team.team_barrier();
-            int s = 0;  // kt % 3
-            for (int kt = 0; kt < ktiles; ++kt) {
-              overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
-              const int next = s == 2 ? 0 : s + 1;
-              if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
-                L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
-                detail::wgmma_fence_proxy();
+              for (int kt = 0; kt < ktiles; ++kt) {
+                const int s = kt & 1;
+                mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+                if (kt + 1 < ktiles) {  // tile kt + 1: landed (its group is the older of two), split, stored
+                  detail::cp_async_wait<1>();
+                  L::split_raw(smem + (s ^ 1) * Cfg::stage_bytes, raw + ((kt + 1) & 1) * Cfg::raw_bytes, tid);
+                  detail::wgmma_fence_proxy();
+                  load(kt + 3);
+                }
+                finish();
+                team.team_barrier();
               }
-              if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
-              team.team_barrier();
-              s = next;
-            }
-            detail::wgmma_wait<0>();
-            detail::wgmma_fence_operands(dc);
-          } else {
-            typename L::FragmentA ra;
-            typename L::FragmentB rb;
-            L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
-            detail::wgmma_fence_proxy();
-            team.team_barrier();
-            for (int kt = 0; kt < ktiles; ++kt) {
-              const int s = kt & 1;
-              mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
-              if (kt + 1 < ktiles) {  // the next K tile, loaded one trip ago, to the other stage
-                L::store(smem + (s ^ 1) * Cfg::stage_bytes, tid, ra, rb);
+              detail::cp_async_wait<0>();
+            } else if constexpr (Cfg::presplit) {
+              // Per K tile and thread: 16 chunks (4 per part) by cp.async into
+              // the stage one tile ahead; the wgmma as in the three-stage path.
+              // The stage loaded in trip kt (tile kt + 1) was last read by tile
+              // kt - 2, waited for by every warpgroup before this trip's barrier.
+              auto load = [&](const int kt, const int stage) {
+                unsigned char* const st = smem + stage * Cfg::stage_bytes;
+                const long k = k_begin + long(kt) * Cfg::BK;
+                constexpr int la = Cfg::BM * 8 / Cfg::team_size, lb = Cfg::BN * 8 / Cfg::team_size;  // chunks per part
+                static_assert(la * Cfg::team_size == Cfg::BM * 8 && lb * Cfg::team_size == Cfg::BN * 8, "whole chunks");
+                MMAPP_UNROLL
+                for (int part = 0; part < 4; ++part) {
+                  unsigned char* const dst =
+                      st + (part < 2 ? part * Cfg::a_bytes : 2 * Cfg::a_bytes + (part - 2) * Cfg::b_bytes);
+                  MMAPP_UNROLL
+                  for (int l = 0; l < (part < 2 ? la : lb); ++l) {
+                    const int c = tid + l * Cfg::team_size, r = c / 8, q = c % 8;
+                    detail::cp_async16(dst + detail::wgmma_chunk_offset(r, q), parts[part] + r * kp + k + 4 * q, 16);
+                  }
+                }
+                detail::cp_async_commit();
+              };
+              if (ktiles > 0) load(0, 0);
+              int s = 0;  // kt % 3
+              for (int kt = 0; kt < ktiles; ++kt) {
+                detail::cp_async_wait<0>();
                 detail::wgmma_fence_proxy();
+                team.team_barrier();
+                const int next = s == 2 ? 0 : s + 1;
+                if (kt + 1 < ktiles) load(kt + 1, next);
+                overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
+                s = next;
               }
-              if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
-              finish();
+              detail::wgmma_wait<0>();
+              detail::wgmma_fence_operands(dc);
+            } else if constexpr (Cfg::stages == 3) {
+              // Tile kt's big products (t), then its small ones, each group
+              // committed; t is added once its group is done, while the small
+              // products run (Cfg::stages).
+              typename L::FragmentA ra;
+              typename L::FragmentB rb;
+              L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
+              detail::wgmma_fence_proxy();
               team.team_barrier();
-            }
-          }  // register path
+              int s = 0;  // kt % 3
+              for (int kt = 0; kt < ktiles; ++kt) {
+                overlapped(sbase + std::uint32_t(s * Cfg::stage_bytes));
+                const int next = s == 2 ? 0 : s + 1;
+                if (kt + 1 < ktiles) {  // stage `next` was last read by tile kt - 2, waited for before the last barrier
+                  L::store(smem + next * Cfg::stage_bytes, tid, ra, rb);
+                  detail::wgmma_fence_proxy();
+                }
+                if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+                team.team_barrier();
+                s = next;
+              }
+              detail::wgmma_wait<0>();
+              detail::wgmma_fence_operands(dc);
+            } else {
+              typename L::FragmentA ra;
+              typename L::FragmentB rb;
+              L::prologue(params, bm, bn, k_begin, k_end, ktiles, tid, smem, ra, rb);
+              detail::wgmma_fence_proxy();
+              team.team_barrier();
+              for (int kt = 0; kt < ktiles; ++kt) {
+                const int s = kt & 1;
+                mmas(sbase + std::uint32_t(s * Cfg::stage_bytes));
+                if (kt + 1 < ktiles) {  // the next K tile, loaded one trip ago, to the other stage
+                  L::store(smem + (s ^ 1) * Cfg::stage_bytes, tid, ra, rb);
+                  detail::wgmma_fence_proxy();
+                }
+                if (kt + 2 < ktiles) L::fetch(params, bm, bn, k_begin + (kt + 2) * Cfg::BK, k_end, tid, ra, rb);
+                finish();
+                team.team_barrier();
+              }
+            }  // register path
 
-          // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial.
-          if constexpr (Cfg::stage_c) {
-            if (Cfg::rows_n || !params.pair_o) {
-              // A C^T tile, or C's rows take no pairs (N odd): the tile through scratch, stored by whole
-              // rows (each warpgroup has waited for its own wgmma, so past the first barrier the stages
-              // are free).
-              detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
-                  team, reinterpret_cast<float*>(smem), Cfg::Staged::ld, params, slice, bm, bn, tid,
-                  [&](float* const s) { detail::wgmma_stage_c<Cfg>(s, wg, w, lane, acc, dc); });
-              return;
+            // Epilogue: C = acc + dc * 2^-11 (+ beta C), or the slice's partial, or (a stream
+            // segment) the whole BM x BN tile to its partial tile (stream_k_reduce's layout).
+            if constexpr (Cfg::stream_k) {
+              if (partial != nullptr) {
+                detail::wgmma_stage_c<Cfg>(partial, wg, w, lane, acc, dc, Cfg::BN);
+                continue;
+              }
             }
-          }
-          if constexpr (!Cfg::rows_n) detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
+            if constexpr (Cfg::stage_c) {
+              if (Cfg::rows_n || !params.pair_o) {
+                // A C^T tile, or C's rows take no pairs (N odd): the tile through scratch, stored by whole
+                // rows (each warpgroup has waited for its own wgmma, so past the first barrier the stages
+                // are free).
+                detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
+                    team, reinterpret_cast<float*>(smem), Cfg::Staged::ld, params, slice, bm, bn, tid,
+                    [&](float* const s) { detail::wgmma_stage_c<Cfg>(s, wg, w, lane, acc, dc); });
+                continue;
+              }
+            }
+            if constexpr (!Cfg::rows_n) detail::wgmma_epilogue<Cfg>(params, slice, bm, bn, wg, w, lane, acc, dc);
+          }  // segments
         }
       });
   plan.reduce(space, C, args.beta);
+  if constexpr (Cfg::stream_k)
+    stream_k_reduce<Cfg::BM, Cfg::BN>(space, sk, params.tail_work, C, args.beta,
+                                      detail::SwizzledTile<Cfg::swizzle>{params.tiles_m, params.tiles_n});
 }
 
 /// The tag of a gemm_tiled_wgmma variant, e.g. "3xtf32 wgmma w64x128 lb1 sw8 splitk1024"; a
@@ -962,6 +1051,7 @@ std::string gpu_wgmma_tag() {
   if (Cfg::min_blocks > 0) t += " lb" + std::to_string(Cfg::min_blocks);
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
+  if (Cfg::stream_k) t += " sk";
   return t;
 }
 

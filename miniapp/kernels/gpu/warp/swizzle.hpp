@@ -40,5 +40,16 @@ struct BlockSwizzle {
   }
 };
 
+/// Block coordinates of tile index t under BlockSwizzle<Swizzle> on a
+/// tiles_m x tiles_n grid (a kernel's mapping, for tail_split_reduce and
+/// stream_k_reduce).
+template <int Swizzle>
+struct SwizzledTile {
+  int tiles_m, tiles_n;
+  KOKKOS_INLINE_FUNCTION BlockCoord operator()(const int t) const {
+    return BlockSwizzle<Swizzle>::tile(t, tiles_m, tiles_n);
+  }
+};
+
 }  // namespace detail
 }  // namespace mmapp
