@@ -54,10 +54,11 @@
 // sm_90a builds, kGpuWgmma) the device code aborts; on the host the
 // instruction is emulated through its descriptors (warp/wgmma.hpp), which
 // the host tests use to check the loader, the layout and the fragment map.
-// Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams, team = 128 W
-// threads (128 more with ws). Any M, N, K >= 0, any row stride and
-// alignment (masked loads at the edges; misaligned operands copied to
-// aligned rows where C reuses them enough: aligned_operands.hpp). FLOPs:
+// Parallel mapping: league = ceil(M/BM) * ceil(N/BN) * S teams (WgmmaStreamK:
+// the whole tiles, then the stream teams), team = 128 W threads (128 more
+// with ws). Any M, N, K >= 0, any row stride and alignment (masked loads at
+// the edges; misaligned operands copied to aligned rows where C reuses them
+// enough: aligned_operands.hpp). FLOPs:
 // 2*M*N*K (three tensor-core products per multiply-add).
 #pragma once
 
@@ -759,7 +760,9 @@ std::size_t wgmma_workspace_bytes(const long m, const long n, const long k) {
 /// split-K Cfg needs args.work of tiled_gpu_workspace_bytes<float,
 /// Cfg::split_kc, true>(M, N, K) bytes (16-byte aligned; SplitKPlan throws
 /// std::runtime_error on less); the same bytes let misaligned operands be
-/// copied to aligned rows (AlignedOperands). Asynchronous (the caller fences).
+/// copied to aligned rows (AlignedOperands). A WgmmaStreamK Cfg with
+/// wgmma_workspace_bytes<Cfg>(M, N, K) bytes streams its partial last wave
+/// (with less room it runs unstreamed). Asynchronous (the caller fences).
 template <class Cfg, class Space, class T>
 void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   static_assert(std::is_same_v<T, float>, "wgmma variants: float (3xTF32)");
