@@ -276,14 +276,14 @@ inline constexpr std::uint32_t kTf32ShortPathBelow = 0x7f7ff000u;
 /// last TF32 ulp: the case a GEMM meets), tf32_rna is its integer form,
 /// (bits + 0x1000) & 0xffffe000 (tf32_rna's host path), for both parts: the
 /// small part, |x - big| 2^11 <= 2^e for x in [2^e, 2^(e+1)), cannot round
-/// to Inf either. That short path takes about 8 instructions a value
-/// against about 22 for tf32_split on sm_90 (cvt.rna.tf32.f32 is a
-/// sequence there, not one instruction; tf32_rna_finite adds its test). Any
-/// other value (Inf, NaN, the top of the range) sends the four through
-/// tf32_split. The in-loop 3xTF32 tiles split every element they load in
-/// their K loop, where the split dominated the issued instructions (H200,
-/// Nsight Compute source counters, 2026-12-01: docs/performance.md,
-/// "Tensor cores, fortieth round").
+/// to Inf either. Any other value (Inf, NaN, the top of the range) sends
+/// the four through tf32_split. On sm_90 tf32_split's SASS has no single
+/// TF32 conversion: per value a test against Inf (FSETP), integer adds and
+/// masks, and tf32_rna_finite's test (ISETP, SEL). The in-loop 3xTF32
+/// tiles split every element they load in their K loop, where those were
+/// about half the issued instructions; the short path saved about 10
+/// instructions a value there (H200, Nsight Compute source counters,
+/// 2026-12-01: docs/performance.md, "Tensor cores, fortieth round").
 KOKKOS_INLINE_FUNCTION void tf32_split4(const float (&x)[4], std::uint32_t (&big)[4], std::uint32_t (&small)[4]) {
   std::uint32_t u[4];
   bool short_path = true;
