@@ -21,7 +21,9 @@
 #                   (--clock-control none; speed of light, warp stalls, pipes, memory,
 #                   shared-memory wavefronts and bank conflicts) into $OUT/ncu-<deck>.txt
 #                   (repeatable; after the decks, before the tests)
-#   --ncu-launches N  profile the first N gemm_tiled_warp launches instead (a deck of N kernels,
+#   --ncu-kernel RE profile the kernels whose demangled name matches the regex RE instead of
+#                   gemm_tiled_warp (e.g. 'gemm_tiled_wgmma|sgemm|xmma': the wgmma tiles and cuBLAS)
+#   --ncu-launches N  profile the first N such launches instead (a deck of N kernels,
 #                   warm-up 0, one repetition: one launch each)
 #   --ncu-source DECK  per-instruction SASS with the warp-stall samples of each instruction
 #                   (Nsight Compute's source page, SourceCounters) for the first
@@ -48,7 +50,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
-targets=() kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1
+targets=() kernel_tests=0 tests=0 tests_by=590 sass=0 sets=() decks=() ncu_decks=() ncu_launches=1 ncu_kernel=gemm_tiled_warp
 fma_peak=0 ncu_source=() sass_dump=""
 while (($#)); do
   case "$1" in
@@ -63,6 +65,7 @@ while (($#)); do
     --set) sets+=(--set "$2"); shift 2 ;;
     --ncu) ncu_decks+=("$2"); shift 2 ;;
     --ncu-launches) ncu_launches=$2; shift 2 ;;
+    --ncu-kernel) ncu_kernel=$2; shift 2 ;;
     *) decks+=("$1"); shift ;;
   esac
 done
@@ -160,7 +163,7 @@ for deck in "${ncu_decks[@]}"; do
   name=$(basename "$deck" .yaml)
   echo "gpu-ladder: ncu on $deck (t=$((SECONDS - t0)) s)"
   ncu_run() {
-    mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k regex:gemm_tiled_warp \
+    mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k "regex:$ncu_kernel" \
       --launch-count "$ncu_launches" "$@" "$bin" "$deck" "${sets[@]}" >>"$out/ncu-$name.txt" 2>&1 || echo "gpu-ladder: ncu on $deck exited $?"
   }
   # Sections first (always valid), then single metrics (a name this ncu lacks fails only this pass).
@@ -175,7 +178,7 @@ for deck in "${ncu_source[@]}"; do
   name=$(basename "$deck" .yaml)
   echo "gpu-ladder: ncu source counters on $deck (t=$((SECONDS - t0)) s)"
   rep=/tmp/ncu-source-$name
-  mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k regex:gemm_tiled_warp \
+  mpirun -np 1 --oversubscribe ncu --clock-control none --kernel-name-base demangled -k "regex:$ncu_kernel" \
     --launch-count "$ncu_launches" --section SourceCounters --section WarpStateStats --section InstructionStats \
     -f -o "$rep" "$bin" "$deck" "${sets[@]}" >"$logs/ncu-source-$name.log" 2>&1 ||
     echo "gpu-ladder: ncu on $deck exited $? (ncu-source-$name.log)"
