@@ -17,7 +17,7 @@
 #   --tests-by S    give the suite only until S seconds after the start (default 590)
 #   --sass          SASS opcode counts of every mmapp GEMM kernel (sass-mix.txt)
 #   --set K=V       passed to every deck (repeatable)
-#   --ncu DECK      profile the first gemm_tiled_warp launch of DECK with Nsight Compute
+#   --ncu DECK      profile the first launch (--ncu-kernel) of DECK with Nsight Compute
 #                   (--clock-control none; speed of light, warp stalls, pipes, memory,
 #                   shared-memory wavefronts and bank conflicts) into $OUT/ncu-<deck>.txt
 #                   (repeatable; after the decks, before the tests)
@@ -27,7 +27,7 @@
 #                   warm-up 0, one repetition: one launch each)
 #   --ncu-source DECK  per-instruction SASS with the warp-stall samples of each instruction
 #                   (Nsight Compute's source page, SourceCounters) for the first
-#                   --ncu-launches gemm_tiled_warp launches of DECK: ncu-source-<deck>.csv.gz
+#                   --ncu-launches launches (--ncu-kernel) of DECK: ncu-source-<deck>.csv.gz
 #   --sass-dump RE  the whole SASS of every GEMM kernel whose demangled name matches the
 #                   Python regex RE, with the raw encodings (control bits: stall counts,
 #                   barriers, reuse): sass-dump.txt.gz

@@ -56,6 +56,20 @@ struct StreamKPlan {
   long partials() const { return 2L * teams; }
 };
 
+/// The plan of a launch as its teams read it back from its parameters P
+/// (WarpGemmParams: tail_head, the first streamed tile; tiles, all of them;
+/// sk_tile_iters; sk_team_iters), for stream_k_segment, which does not read
+/// `teams` (left 0).
+template <class P>
+KOKKOS_INLINE_FUNCTION StreamKPlan stream_k_plan_of(const P& p) {
+  StreamKPlan plan;
+  plan.head = p.tail_head;
+  plan.tiles = p.tiles - p.tail_head;
+  plan.tile_iters = p.sk_tile_iters;
+  plan.team_iters = p.sk_team_iters;
+  return plan;
+}
+
 /// One stream segment: streamed tile `tile` (0-based among the streamed
 /// tiles), its K tiles [it0, it1) (padded numbering), partial slot `slot`.
 struct StreamKSegment {

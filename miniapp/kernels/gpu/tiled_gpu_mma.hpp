@@ -544,11 +544,7 @@ struct MmaWarpTile {
     MMAPP_UNROLL
     for (int i = 0; i < R; ++i) {
       if constexpr (split3) {
-#if defined(__CUDA_ARCH__)
-        r[i] = __float_as_uint(x[i]);
-#else
-        std::memcpy(&r[i], &x[i], sizeof(Reg));
-#endif
+        r[i] = f32_bits(x[i]);
       } else {
         r[i] = x[i];
       }
@@ -563,13 +559,8 @@ struct MmaWarpTile {
       tf32_split4(x.v, ub, us);
       MMAPP_UNROLL
       for (int e = 0; e < 4; ++e) {
-#if defined(__CUDA_ARCH__)
-        big.v[e] = __uint_as_float(ub[e]);
-        small.v[e] = __uint_as_float(us[e]);
-#else
-        std::memcpy(&big.v[e], &ub[e], sizeof ub[e]);
-        std::memcpy(&small.v[e], &us[e], sizeof us[e]);
-#endif
+        big.v[e] = bits_f32(ub[e]);
+        small.v[e] = bits_f32(us[e]);
       }
     } else {
       big = x;
@@ -879,11 +870,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
         }
         if constexpr (Cfg::stream_k) {
           if (lr >= params.tail_head) {  // stream team j: its run's one or two segments
-            StreamKPlan plan;
-            plan.head = params.tail_head;
-            plan.tiles = params.tiles - params.tail_head;
-            plan.tile_iters = params.sk_tile_iters;
-            plan.team_iters = params.sk_team_iters;
+            const StreamKPlan plan = stream_k_plan_of(params);
             segs.n = 0;
             StreamKSegment sg;
             for (int s = 0; s < 2 && stream_k_segment(plan, lr - params.tail_head, s, sg); ++s) {

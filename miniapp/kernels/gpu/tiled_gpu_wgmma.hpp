@@ -852,11 +852,7 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
             float* partial = nullptr;  // where not null: the segment's whole BM x BN tile goes there
             if constexpr (Cfg::stream_k) {
               if (lr >= params.tail_head) {
-                StreamKPlan plan;
-                plan.head = params.tail_head;
-                plan.tiles = params.tiles - params.tail_head;
-                plan.tile_iters = params.sk_tile_iters;
-                plan.team_iters = params.sk_team_iters;
+                const StreamKPlan plan = stream_k_plan_of(params);
                 StreamKSegment sg;
                 if (!stream_k_segment(plan, lr - params.tail_head, seg, sg)) break;
                 const detail::BlockCoord b =

@@ -209,6 +209,32 @@ KOKKOS_INLINE_FUNCTION void mma_emulate(const int lane, const typename Shape::Re
   }
 }
 
+/// The bits of an FP32 value, and the value of FP32 bits (a bit cast: the
+/// CUDA intrinsic on the device, memcpy on the host).
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t f32_bits(const float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float bits_f32(const std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+/// FP32 bits u of a finite value -> TF32 bits, to nearest with ties away
+/// from zero: half a TF32 ulp added to the magnitude bits, the low 13 bits
+/// cleared (a value within half a TF32 ulp of FLT_MAX becomes Inf).
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t tf32_rna_bits(const std::uint32_t u) { return (u + 0x1000u) & 0xffffe000u; }
+
 /// FP32 -> TF32 (8-bit exponent, 10 explicit mantissa bits, in FP32's bit
 /// layout with the low 13 bits zero), rounding to nearest with ties away
 /// from zero: PTX `cvt.rna.tf32.f32` on the device, the same on the host by
@@ -220,14 +246,9 @@ KOKKOS_INLINE_FUNCTION std::uint32_t tf32_rna(const float x) {
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
   return r;
 #else
-  std::uint32_t u;
-#if defined(__CUDA_ARCH__)
-  u = __float_as_uint(x);
-#else
-  std::memcpy(&u, &x, sizeof u);
-#endif
+  const std::uint32_t u = f32_bits(x);
   if ((u & 0x7f800000u) == 0x7f800000u) return u;  // Inf, NaN
-  return (u + 0x1000u) & 0xffffe000u;
+  return tf32_rna_bits(u);
 #endif
 }
 
@@ -241,13 +262,7 @@ inline constexpr float kTf32SmallScale = 2048.0f;
 /// tf32_rna, except that a finite x which would round to Inf (|x| within
 /// half a TF32 ulp of FLT_MAX) is truncated to the largest TF32 instead.
 KOKKOS_INLINE_FUNCTION std::uint32_t tf32_rna_finite(const float x) {
-  const std::uint32_t r = tf32_rna(x);
-#if defined(__CUDA_ARCH__)
-  const std::uint32_t u = __float_as_uint(x);
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-#endif
+  const std::uint32_t r = tf32_rna(x), u = f32_bits(x);
   return ((r & 0x7fffffffu) == 0x7f800000u && (u & 0x7f800000u) != 0x7f800000u) ? (u & 0xffffe000u) : r;
 }
 
@@ -257,13 +272,7 @@ KOKKOS_INLINE_FUNCTION std::uint32_t tf32_rna_finite(const float x) {
 /// give big = x and a NaN small part.
 KOKKOS_INLINE_FUNCTION void tf32_split(const float x, std::uint32_t& big, std::uint32_t& small) {
   big = tf32_rna_finite(x);
-  float fb;
-#if defined(__CUDA_ARCH__)
-  fb = __uint_as_float(big);
-#else
-  std::memcpy(&fb, &big, sizeof fb);
-#endif
-  small = tf32_rna_finite((x - fb) * kTf32SmallScale);
+  small = tf32_rna_finite((x - bits_f32(big)) * kTf32SmallScale);
 }
 
 /// Magnitude bits (sign cleared) below which tf32_rna neither meets Inf or
@@ -274,7 +283,7 @@ inline constexpr std::uint32_t kTf32ShortPathBelow = 0x7f7ff000u;
 /// tf32_split of four values, bit for bit: big[q], small[q] = tf32_split(x[q]).
 /// Where every |x[q]| < kTf32ShortPathBelow (all values short of FLT_MAX's
 /// last TF32 ulp: the case a GEMM meets), tf32_rna is its integer form,
-/// (bits + 0x1000) & 0xffffe000 (tf32_rna's host path), for both parts: the
+/// tf32_rna_bits (tf32_rna's host path), for both parts: the
 /// small part, |x - big| 2^11 <= 2^e for x in [2^e, 2^(e+1)), cannot round
 /// to Inf either. Any other value (Inf, NaN, the top of the range) sends
 /// the four through tf32_split. On sm_90 tf32_split's SASS has no single
@@ -289,29 +298,14 @@ KOKKOS_INLINE_FUNCTION void tf32_split4(const float (&x)[4], std::uint32_t (&big
   bool short_path = true;
   MMAPP_UNROLL
   for (int q = 0; q < 4; ++q) {
-#if defined(__CUDA_ARCH__)
-    u[q] = __float_as_uint(x[q]);
-#else
-    std::memcpy(&u[q], &x[q], sizeof u[q]);
-#endif
+    u[q] = f32_bits(x[q]);
     short_path = short_path && (u[q] & 0x7fffffffu) < kTf32ShortPathBelow;
   }
   if (short_path) {
     MMAPP_UNROLL
     for (int q = 0; q < 4; ++q) {
-      big[q] = (u[q] + 0x1000u) & 0xffffe000u;
-      float fb, s;
-#if defined(__CUDA_ARCH__)
-      fb = __uint_as_float(big[q]);
-      s = (x[q] - fb) * kTf32SmallScale;
-      small[q] = (__float_as_uint(s) + 0x1000u) & 0xffffe000u;
-#else
-      std::memcpy(&fb, &big[q], sizeof fb);
-      s = (x[q] - fb) * kTf32SmallScale;
-      std::uint32_t us;
-      std::memcpy(&us, &s, sizeof us);
-      small[q] = (us + 0x1000u) & 0xffffe000u;
-#endif
+      big[q] = tf32_rna_bits(u[q]);
+      small[q] = tf32_rna_bits(f32_bits((x[q] - bits_f32(big[q])) * kTf32SmallScale));
     }
   } else {
     MMAPP_UNROLL
