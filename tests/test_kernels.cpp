@@ -527,11 +527,7 @@ struct Tf32SplitAgreement {
 template <class Space>
 void check_tf32_split4() {
   std::vector<float> h;
-  auto from = [](const std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-  };
+  const auto from = [](const std::uint32_t u) { return mmapp::detail::bits_f32(u); };
   std::mt19937 gen(21);
   for (int i = 0; i < 40000; ++i) h.push_back(from(std::uint32_t(gen())));
   std::uniform_real_distribution<float> mant(1, 2);
