@@ -248,18 +248,33 @@ struct WgmmaLoader {
   /// Whether thread tid has B block l (a team larger than B's blocks leaves some without).
   KOKKOS_INLINE_FUNCTION static constexpr bool b_has(const int tid, const int l) { return b_col(tid, l) < BN; }
 
+  /// The 4 floats at src, all inside the matrix: one 16-byte load where the
+  /// operand's chunks are 16-byte aligned (`vec`), else 4 element loads.
+  KOKKOS_FORCEINLINE_FUNCTION static Chunk load_chunk(const float* src, const bool vec) {
+    if (vec) return *reinterpret_cast<const Chunk*>(src);
+    Chunk x;
+    MMAPP_UNROLL
+    for (int q = 0; q < 4; ++q) x.v[q] = src[q];
+    return x;
+  }
+
   /// The K tile at k0 of the block tile (bm, bn) into ra, rb: zero outside
-  /// [0, M) x [k0, k_end) and [k0, k_end) x [0, N); 16-byte loads when the
-  /// whole tile lies inside and both operands allow them.
+  /// [0, M) x [k0, k_end) and [k0, k_end) x [0, N). Each chunk tested on its
+  /// own: where it lies inside, loaded whole (load_chunk), else element by
+  /// element with bounds. (A test of the whole tile sent every chunk of
+  /// C's one block row of 65-127 rows, M short of the block, to element
+  /// loads with per-element bounds: one load and about three tests per value
+  /// on 97 x 6422 x 1500, docs/performance.md "Tensor cores, forty-first
+  /// round".)
   KOKKOS_INLINE_FUNCTION static void fetch(const WarpGemmParams<float>& p, const int bm, const int bn, const int k0,
                                            const int k_end, const int tid, FragmentA& ra, FragmentB& rb) {
-    const bool inside = p.vec_a && p.vec_b && bm + BM <= p.M && bn + BN <= p.N && k0 + BK <= k_end;
+    const bool k_whole = k0 + BK <= k_end;  // every K value of the tile: chunks test rows (A) or columns (B) only
     MMAPP_UNROLL
     for (int l = 0; l < la; ++l) {
       const int r = bm + a_row(tid, l), k = k0 + 4 * a_chunk(tid, l);
       const float* src = p.A + long(r) * p.lda + k;
-      if (inside) {
-        ra[l] = *reinterpret_cast<const Chunk*>(src);
+      if (k_whole && r < p.M) {
+        ra[l] = load_chunk(src, p.vec_a);
       } else {
         MMAPP_UNROLL
         for (int q = 0; q < 4; ++q) ra[l].v[q] = (r < p.M && k + q < k_end) ? src[q] : 0.0f;
@@ -269,11 +284,12 @@ struct WgmmaLoader {
     for (int l = 0; l < lb; ++l) {
       const int c = bn + b_col(tid, l), kr = k0 + 4 * b_chunk(tid, l);
       const bool has = b_has(tid, l);
+      const bool in = k_whole && has && c + 4 <= p.N;  // c: a multiple of 4
       MMAPP_UNROLL
       for (int i = 0; i < 4; ++i) {
         const float* src = p.B + long(kr + i) * p.ldb + c;
-        if (inside && has) {
-          rb[l][i] = *reinterpret_cast<const Chunk*>(src);
+        if (in) {
+          rb[l][i] = load_chunk(src, p.vec_b);
         } else {
           MMAPP_UNROLL
           for (int q = 0; q < 4; ++q) rb[l][i].v[q] = (has && kr + i < k_end && c + q < p.N) ? src[q] : 0.0f;
