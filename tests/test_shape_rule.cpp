@@ -839,12 +839,19 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
                "in the K loop, read in place (one row of tiles: the pass would transpose B for one use)");
   // The same where the thin step (M < 512) would take the pre-split tile: K 1500 over 65-128 rows
-  // in place; aligned operands (65 x 3000 x 2000, 112 x 6000 x 1500, 100 x 6000 x 1025) and 129
-  // rows keep it.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{128, 6422, 1500}, {97, 2731, 1025}})
+  // in place and, since the in-loop loader's per-chunk loads (forty-first round: 112 x 6000 x 1500
+  // 0.087 ms against the pre-split tile's 0.098, 100 x 6000 x 1024 0.063 against 0.071), aligned
+  // operands too; 65 x 3000 x 2000 (the 80-row C^T tile) and 129 rows (two rows of tiles) keep
+  // theirs.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {128, 6422, 1500}, {97, 2731, 1025}, {112, 6000, 1500}, {100, 6000, 1025}, {116, 3000, 3000}}) {
+    INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
-  for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{65, 3000, 2000}, {112, 6000, 1500}, {100, 6000, 1025}, {129, 4001, 1500}}) {
+  }
+  CHECK(h200(112, 6000, 1500, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 2 slices filling the waves, operands split "
+               "in the K loop (one row of tiles: the pass would transpose B for one use)");
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{65, 3000, 2000}, {129, 4001, 1500}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) != C::wgmma_inplace_wsplit);
     CHECK(h200(m, n, k, true) != C::none);
@@ -1050,14 +1057,16 @@ TEST_CASE("GPU shape rule with wgmma: below M 512 the pass is priced at the devi
         INFO(m << "x" << n << "x" << k);
         CHECK(rule(m, n, k, h100) == rule(m, n, k, 0.0));
       }
-  // An H200 (4.8 TB/s): M 100-300 with K long over 1000-6000 columns takes the pre-split tile, where
+  // An H200 (4.8 TB/s): M 129-300 with K long over 1000-6000 columns takes the pre-split tile, where
   // the H100 keeps the in-loop split (twenty-first round: 80.0-95.8% of cuBLAS SGEMM against 72.1-81.6).
+  // One row of tiles (65-128 rows) keeps the in-loop split on both since the forty-first round.
+  CHECK(rule(100, 6000, 1025, 4.8e12) == C::wgmma_inplace_wsplit);
+  CHECK(rule(100, 6000, 1025, h100) == C::wgmma_inplace_wsplit);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{145, 2000, 50000},
                                                                 {150, 1024, 100000},
                                                                 {140, 3000, 30000},
                                                                 {180, 2048, 40000},
-                                                                {190, 4096, 16384},
-                                                                {100, 6000, 1025}}) {
+                                                                {190, 4096, 16384}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(m, n, k, h100) == C::wgmma_inplace_wsplit);
     CHECK(presplit(rule(m, n, k, 4.8e12, &why)));

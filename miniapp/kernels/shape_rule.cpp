@@ -782,9 +782,15 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 // of the large operand, B, for one use each; where one column of tiles (N <= 128) has it pass over
 // A, untransposed, the two tiles tie (6422 x 79 x 7926 340 / 341, 2730 x 85 x 3871 96-99 / 101-102,
 // 8000 x 65 x 15525 781 / 765, 4000 x 65 x 2047 78 / 73). Under K 1024 the pre-split tile stays
-// (100 x 6000 x 511: 49 against 56; 76 x 1783 x 465: 34 against 49), and so it does on aligned
-// operands, whose pass reads them in 16-byte chunks (100 x 6000 x 1025, twenty-first round: 82.0% of
-// cuBLAS SGEMM against 67.2 in the loop; 65 x 3000 x 2000: 64 against 59).
+// (100 x 6000 x 511: 49 against 56; 76 x 1783 x 465: 34 against 49). On aligned operands the
+// pre-split tile stayed until the in-loop loader tested its chunks one by one (forty-first round):
+// before, one row of tiles short of 128 rows failed its whole-tile test and loaded every element
+// alone. One H200, 2026-12-01, `tile: auto` (median of two, us), pre-split wave split -> in-loop
+// wave split: 112 x 6000 x 1500 98 -> 87, 100 x 6000 x 1024 71 -> 63, 116 x 3000 x 3000 86 -> 71,
+// 124 x 8192 x 1024 86 -> 68, 104 x 1200 x 5000 70 -> 53, 90 x 1800 x 4096 76 -> 55, 100 x 4000 x
+// 1100 63 -> 45, 108 x 2048 x 8192 138 -> 105, 128 x 1500 x 2048 46 -> 44; 100 x 6000 x 2048 117 ->
+// 106 (the pre-split split by 1024, the rule before: 114-118). So aligned or not, one row of tiles
+// takes the in-loop split from this K.
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
@@ -796,21 +802,22 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
 /// they are not, a thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) takes the pre-split
 /// tile's wave split (wgmma_wsplit) instead, the rest none; with 65-128 rows and K >= 1024 the
-/// in-loop split wherever these would take the pre-split tile (kWgmmaThinPresplitMinK's comment).
+/// in-loop split wherever these would take the pre-split tile, aligned operands or not
+/// (kWgmmaThinPresplitMinK's comment).
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
   if (m >= kWgmmaPresplitMinM && n >= kWgmmaPresplitMinN) return wgmma_presplit_choice(m, n, k, sms, inplace_ok, why);
   const RuleTile& big = rt::kFloatWgmma;
-  // Operands read in place, 65-128 rows (one row of the 128-row tiles, past the 64-row tiles'), K
-  // from kWgmmaThinPresplitMinK: where the pre-split tile would run, the in-loop split instead
-  // (kWgmmaThinPresplitMinK's comment).
-  const bool one_row = !inplace_ok && m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
+  // 65-128 rows (one row of the 128-row tiles, past the 64-row tiles'), K from
+  // kWgmmaThinPresplitMinK, operands aligned or not: where the pre-split tile would run, the in-loop
+  // split instead (kWgmmaThinPresplitMinK's comment).
+  const bool one_row = m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
   const auto one_row_inloop = [&] {
     return inloop_chose(m, n, k, sms,
-                        ", operands split in the K loop, read in place (one row of tiles: the pass would transpose "
-                        "B for one use)",
+                        std::string(", operands split in the K loop") + (inplace_ok ? "" : ", read in place") +
+                            " (one row of tiles: the pass would transpose B for one use)",
                         why);
   };
   if (n >= kWgmmaPresplitMinN && k >= kWgmmaThinMinK) {
@@ -855,7 +862,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // copy): the pre-split tile's wave split, whose pass writes them aligned; with 65-128 rows the
   // in-loop split (one_row).
   if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
-  if (one_row) return one_row_inloop();
+  if (one_row && !inplace_ok) return one_row_inloop();
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +

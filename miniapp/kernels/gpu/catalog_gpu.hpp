@@ -393,7 +393,10 @@ using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
 /// 1024 columns, shape_rule.cpp's rows_n_choice). Ladder: the 112- and 128-row tiles, slower than
 /// the 128x128 tiles on 97-128 rows at K >= 512 (H200, 2026-11-30: 100 x 6000 x 2048 0.152 ms
 /// against 0.116, 128 x 4096 x 4096 0.151 against 0.116; the 128-row one spills 152 bytes;
-/// docs/performance.md, "Tensor cores, thirty-ninth round").
+/// docs/performance.md, "Tensor cores, thirty-ninth round"), and still after the loader's
+/// per-chunk loads (2026-12-01, forty-first round: the 112-row tile slower than the in-loop
+/// 128x128 tile on all 15 shapes of 97-128 rows timed, 112 x 6000 x 1500 0.090 against 0.087,
+/// 99 x 3333 x 2222 0.080 against 0.073).
 template <int BM>
 using FloatWgmmaRowsN = WaveSplit<GpuWgmmaTile<BM, 64, 2, 256, 8, false, 2, false, false, true>>;
 
