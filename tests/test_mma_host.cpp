@@ -880,6 +880,11 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(wgmma_tile_bad<GpuWgmmaTile<64, 128, 1>>(64, 128, 40, 29, 41, 129, rng) == 0);
   CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(128, 64, 32, 32, 36, 64, rng) == 0);
   CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 64, 1>>(65, 33, 7, 7, 7, 33, rng) == 0);
+  // One block row short of the tile on a whole K tile: each chunk tested on its own, 16-byte loads
+  // (aligned strides) or element loads without bounds (odd ones) inside, the masked path across
+  // the row and column edges.
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 128, 1>>(100, 77, 40, 32, 40, 80, rng) == 0);
+  CHECK(wgmma_tile_bad<GpuWgmmaTile<128, 128, 1>>(97, 126, 40, 32, 41, 129, rng) == 0);
   // C^T tiles (rows_n): B's columns through wgmma's A descriptor, A's rows as its N, every N the
   // catalog has (80, 96, 112, 128), whole and with rows, columns and K short, odd strides.
   using T80 = GpuWgmmaTile<80, 64, 2, 256, 8, false, 2, false, false, true>;
@@ -890,6 +895,8 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(wgmma_tile_bad<T80>(65, 61, 29, 29, 29, 67, rng) == 0);
   CHECK(wgmma_tile_bad<T96>(96, 64, 40, 32, 40, 68, rng) == 0);
   CHECK(wgmma_tile_bad<T96>(81, 50, 13, 13, 13, 51, rng) == 0);
+  CHECK(wgmma_tile_bad<T80>(65, 61, 32, 32, 36, 64, rng) == 0);
+  CHECK(wgmma_tile_bad<T96>(85, 64, 33, 32, 33, 67, rng) == 0);
   CHECK(wgmma_tile_bad<T112>(112, 64, 32, 32, 36, 64, rng) == 0);
   CHECK(wgmma_tile_bad<T112>(100, 63, 31, 31, 33, 65, rng) == 0);
   CHECK(wgmma_tile_bad<T128>(128, 128, 32, 32, 32, 128, rng) == 0);
