@@ -145,6 +145,27 @@ using MmaF64m16n8k8 = MmaF64m16n8kX<8>;
 /// mma.m16n8k16.row.col.f64 (sm_90).
 using MmaF64m16n8k16 = MmaF64m16n8kX<16>;
 
+/// The bits of an FP32 value, and the value of FP32 bits (a bit cast: the
+/// CUDA intrinsic on the device, memcpy on the host).
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t f32_bits(const float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float bits_f32(const std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
 /// TF32 tensor-core MMA, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 /// (sm_80 and later): D (16x8, f32) = A (16x8, row, tf32) * B (8x8, col, tf32) + C.
 /// A and B registers hold TF32 values in FP32 bit layout (low 13 bits zero).
@@ -154,15 +175,7 @@ struct MmaTf32m16n8k8 : LanesM16N8 {
   static constexpr int M = 16, N = 8, K = 8, a_regs = 4, b_regs = 2, c_regs = 4;
   static constexpr int min_arch = 800;
   /// A or B register (TF32 bits) as a float.
-  KOKKOS_INLINE_FUNCTION static float value(const Reg r) {
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(r);
-#else
-    float f;
-    std::memcpy(&f, &r, sizeof f);
-    return f;
-#endif
-  }
+  KOKKOS_INLINE_FUNCTION static float value(const Reg r) { return bits_f32(r); }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2], const float (&c)[4]) {
@@ -207,27 +220,6 @@ KOKKOS_INLINE_FUNCTION void mma_emulate(const int lane, const typename Shape::Re
     for (int p = 0; p < Shape::K; ++p) s += As[Shape::c_row(lane, r)][p] * Bs[p][Shape::c_col(lane, r)];
     d[r] = s;
   }
-}
-
-/// The bits of an FP32 value, and the value of FP32 bits (a bit cast: the
-/// CUDA intrinsic on the device, memcpy on the host).
-KOKKOS_FORCEINLINE_FUNCTION std::uint32_t f32_bits(const float x) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
-}
-KOKKOS_FORCEINLINE_FUNCTION float bits_f32(const std::uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
 }
 
 /// FP32 bits u of a finite value -> TF32 bits, to nearest with ties away
