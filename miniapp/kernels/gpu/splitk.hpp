@@ -207,6 +207,16 @@ std::size_t tail_split_workspace_bytes(const long m, const long n, const long k)
   return std::size_t(kTailMaxTeams) * BM * BN * sizeof(T);
 }
 
+/// Whether a GEMM's workspace `work` (a byte view, GemmArgs::work) holds
+/// `partials` partial tiles of BM x BN T at its start, 16-byte aligned: where
+/// a tail split or a Stream-K plan may write them (a workspace sized for
+/// another shape: no such plan, the same result).
+template <class T, int BM, int BN, class Work>
+bool partials_fit(const Work& work, const long partials) {
+  return std::size_t(work.extent(0)) >= std::size_t(partials) * BM * BN * sizeof(T) &&
+         detail::aligned_to(work.data(), 16);
+}
+
 /// C(tile rows and columns) = the sum of each split tile's slices + beta *
 /// C, for the tail split `tail` of a launch over tiles_m x tiles_n BM x BN
 /// tiles whose tile index t maps to block coordinates by `coord(t)` (the

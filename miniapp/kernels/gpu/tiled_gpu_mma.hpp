@@ -794,16 +794,14 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   };
   if constexpr (Cfg::tail_split) {
     const TailSplitPlan t = tail_split_plan(tail.head, K, team_slots(), Cfg::BK);
-    const std::size_t need = std::size_t(t.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
-    if (t.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) tail = t;
+    if (t.active() && partials_fit<T, Cfg::BM, Cfg::BN>(args.work, t.partials())) tail = t;
   }
   // Stream-K (StreamK): likewise, its partial tiles at the workspace's start.
   StreamKPlan sk;
   sk.head = tail.head;
   if constexpr (Cfg::stream_k) {
     const StreamKPlan p = stream_k_plan(sk.head, K, team_slots(), Cfg::BK, Cfg::stages);
-    const std::size_t need = std::size_t(p.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
-    if (p.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) sk = p;
+    if (p.active() && partials_fit<T, Cfg::BM, Cfg::BN>(args.work, p.partials())) sk = p;
   }
   const std::size_t tail_bytes =
       std::size_t(tail.partials() + sk.partials()) * Cfg::BM * Cfg::BN * sizeof(T);

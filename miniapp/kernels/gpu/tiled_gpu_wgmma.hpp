@@ -793,16 +793,12 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
   // (a workspace sized for another shape: no streaming, the same result); the operand copies after.
   StreamKPlan sk;
   sk.head = ((M + Cfg::BM - 1) / Cfg::BM) * ((N + Cfg::BN - 1) / Cfg::BN);
-  std::size_t sk_bytes = 0;
   if constexpr (Cfg::stream_k) {
     const long slots = long(Cfg::min_blocks > 0 ? Cfg::min_blocks : 1) * gpu_sm_estimate(space);
     const StreamKPlan p = stream_k_plan(sk.head, K, slots, Cfg::BK, 1);
-    const std::size_t need = std::size_t(p.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
-    if (p.active() && args.work.extent(0) >= need && detail::aligned_to(args.work.data(), 16)) {
-      sk = p;
-      sk_bytes = std::size_t(detail::round_up(long(need), 256));
-    }
+    if (p.active() && partials_fit<T, Cfg::BM, Cfg::BN>(args.work, p.partials())) sk = p;
   }
+  const std::size_t sk_bytes = std::size_t(detail::round_up(sk.partials() * Cfg::BM * Cfg::BN * long(sizeof(T)), 256));
   const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
   if constexpr (Cfg::presplit) {
     if (args.work.extent(0) < ps.bytes() || !detail::aligned_to(args.work.data(), 16))
