@@ -81,6 +81,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -248,13 +249,23 @@ struct WgmmaLoader {
   /// Whether thread tid has B block l (a team larger than B's blocks leaves some without).
   KOKKOS_INLINE_FUNCTION static constexpr bool b_has(const int tid, const int l) { return b_col(tid, l) < BN; }
 
-  /// The 4 floats at src, all inside the matrix: one 16-byte load where the
-  /// operand's chunks are 16-byte aligned (`vec`), else 4 element loads.
+  /// The 4 floats at src, all inside the matrix: on the device one 16-byte
+  /// load where the operand's chunks are 16-byte aligned (`vec`), else 4
+  /// element loads. On the host (the tests' emulation) one memcpy either
+  /// way: GCC 13.3.0 as released merged the two loads of the same 16 bytes
+  /// into the aligned one, a movaps at an odd row stride (SIGSEGV in the
+  /// wgmma host test; Debian's 13.3.0-16, with the GCC 13 branch's fixes,
+  /// did not; docs/performance.md, "Tensor cores, forty-second round").
   KOKKOS_FORCEINLINE_FUNCTION static Chunk load_chunk(const float* src, const bool vec) {
-    if (vec) return *reinterpret_cast<const Chunk*>(src);
     Chunk x;
+#if defined(__CUDA_ARCH__)
+    if (vec) return *reinterpret_cast<const Chunk*>(src);
     MMAPP_UNROLL
     for (int q = 0; q < 4; ++q) x.v[q] = src[q];
+#else
+    (void)vec;
+    std::memcpy(x.v, src, sizeof x.v);
+#endif
     return x;
   }
 
