@@ -13,9 +13,8 @@ script maps every such offset of BINARY to the symbol that contains it, from
 `nm -C -n --defined-only BINARY` (binutils), and with --disasm N prints the N
 instructions before the one holding the first frame's address (marked =>)
 and three after (objdump): the faulting instruction when that frame is the
-interrupted one. The build must
-be the one that crashed (the same commit, compiler and flags give the same
-offsets).
+interrupted one. The build must be the one that crashed (the same commit,
+compiler and flags give the same offsets).
 
     scripts/analysis/backtrace_symbols.py BINARY LOG [--disasm 24]
 
@@ -66,7 +65,8 @@ def main():
     args = ap.parse_args()
     for tool in ["nm"] + (["objdump"] if args.disasm else []):
         if shutil.which(tool) is None:
-            sys.exit(f"backtrace_symbols: {tool} (binutils) is not installed")
+            print(f"backtrace_symbols: {tool} (binutils) is not installed", file=sys.stderr)
+            return 2
     for path in (args.binary, args.log):
         if not os.path.isfile(path):
             print(f"backtrace_symbols: no such file: {path}", file=sys.stderr)
