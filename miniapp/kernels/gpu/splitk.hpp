@@ -196,6 +196,14 @@ inline TailSplitPlan tail_split_plan(const long tiles, const long k, const long 
   return p;
 }
 
+/// Bytes of `partials` partial tiles of BM x BN T (row-major, one after the
+/// other at the workspace's start): what a tail split or a Stream-K plan
+/// writes there.
+template <class T, int BM, int BN>
+constexpr std::size_t partials_bytes(const long partials) {
+  return std::size_t(partials) * BM * BN * sizeof(T);
+}
+
 /// Bytes of a tail split's partial tiles for an m x n x k GEMM in BM x BN
 /// tiles on any device: kTailMaxTeams tiles of BM x BN T (tail_split_plan
 /// never makes more), 0 where no split can be made (fewer than two tiles,
@@ -204,7 +212,7 @@ template <class T, int BM, int BN>
 std::size_t tail_split_workspace_bytes(const long m, const long n, const long k) {
   const long tiles = ((m + BM - 1) / BM) * ((n + BN - 1) / BN);
   if (tiles < 2 || k < 2 * kTailMinSliceK) return 0;
-  return std::size_t(kTailMaxTeams) * BM * BN * sizeof(T);
+  return partials_bytes<T, BM, BN>(kTailMaxTeams);
 }
 
 /// Whether a GEMM's workspace `work` (a byte view, GemmArgs::work) holds
@@ -213,7 +221,7 @@ std::size_t tail_split_workspace_bytes(const long m, const long n, const long k)
 /// another shape: no such plan, the same result).
 template <class T, int BM, int BN, class Work>
 bool partials_fit(const Work& work, const long partials) {
-  return std::size_t(work.extent(0)) >= std::size_t(partials) * BM * BN * sizeof(T) &&
+  return std::size_t(work.extent(0)) >= partials_bytes<T, BM, BN>(partials) &&
          detail::aligned_to(work.data(), 16);
 }
 

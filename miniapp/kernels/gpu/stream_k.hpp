@@ -136,7 +136,7 @@ std::size_t stream_k_workspace_bytes(const long m, const long n, const long k, c
   const long iters = tiles * round_up((k + kstep - 1) / kstep, stages);
   const long shortest = round_up((kTailMinSliceK + kstep - 1) / kstep, stages);
   const long teams = std::min(kTailMaxTeams / 2, (iters + shortest - 1) / shortest);
-  return std::size_t(2 * teams) * BM * BN * sizeof(T);
+  return partials_bytes<T, BM, BN>(2 * teams);
 }
 
 /// C(streamed tiles) = the sum of each streamed tile's segments + beta * C,

@@ -803,8 +803,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
     const StreamKPlan p = stream_k_plan(sk.head, K, team_slots(), Cfg::BK, Cfg::stages);
     if (p.active() && partials_fit<T, Cfg::BM, Cfg::BN>(args.work, p.partials())) sk = p;
   }
-  const std::size_t tail_bytes =
-      std::size_t(tail.partials() + sk.partials()) * Cfg::BM * Cfg::BN * sizeof(T);
+  const std::size_t tail_bytes = partials_bytes<T, Cfg::BM, Cfg::BN>(tail.partials() + sk.partials());
 
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
   // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register

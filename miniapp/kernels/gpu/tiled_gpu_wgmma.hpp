@@ -809,7 +809,8 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
     const StreamKPlan p = stream_k_plan(sk.head, K, slots, Cfg::BK, 1);
     if (p.active() && partials_fit<T, Cfg::BM, Cfg::BN>(args.work, p.partials())) sk = p;
   }
-  const std::size_t sk_bytes = std::size_t(detail::round_up(sk.partials() * Cfg::BM * Cfg::BN * long(sizeof(T)), 256));
+  const std::size_t sk_bytes =
+      std::size_t(detail::round_up(long(partials_bytes<T, Cfg::BM, Cfg::BN>(sk.partials())), 256));
   const detail::WgmmaPresplit ps(M, N, K, Cfg::BM, Cfg::BN, plan.work_bytes());
   if constexpr (Cfg::presplit) {
     if (args.work.extent(0) < ps.bytes() || !detail::aligned_to(args.work.data(), 16))
