@@ -6,8 +6,9 @@ table tool (scripts/analysis/plot_reports.py --table calls it with --detail).
 
 Usage:
   summarize.py REPORT_OR_DIR... [--csv FILE] [--compare FIELD] [--strict] [--detail]
+               [--floor DTYPE=PCT ...] [--min-side N]
 
-A folder stands for every *.json file in it. Each run of each report is one
+A folder stands for every *.json and *.json.gz file in it. Each run of each report is one
 row: kernel, math (the math path the run used: simt, dmma or 3xtf32 on
 tensor cores, vendor; "-" in reports before 2.1.0), backend, dtype, m, n, k, median ms, CV (the coefficient of
 variation of its repetitions, "noisy" above the report's threshold),
@@ -22,8 +23,17 @@ with a column group per backend and the GFLOP/s ratio of the last backend to
 the first. --csv writes every row, with more columns (min/max/mean/stddev
 time, samples, status, rel. error, err vs fp64 and its row, ranks, threads, host, device, compiler,
 schema version, report file). --strict exits 1 when a report is unreadable
-or a run is not verified; otherwise the exit code is 1 only when no run was
-found at all.
+or a run is not verified (and, with --floor, when a run is under its
+floor); otherwise the exit code is 1 only when no run was found at all.
+
+--floor DTYPE=PCT (repeatable; e.g. --floor float=80 --floor double=70,
+issue 21's floors) adds, after the table, one line per (report, dtype): how
+many `tiled` runs the deck left to the default choice (the shape rule's;
+not a deck's `tile:` nor `tile: auto`) have a % of vendor, the lowest with
+its shape, the median, and how many are under PCT; then every run under its
+floor, furthest under (its % / PCT) first. Only shapes with min(M, N) >= --min-side (default 64) are held to a
+floor; the others are counted apart (GEMV-like shapes are compared with the
+path they had, not with a floor).
 
 Fields are those of docs/report.schema.json (schema_version 2.x). Legacy
 reports (no schema_version: mmapp 0.1.0, before 2.0.0) are read too, without
@@ -34,6 +44,7 @@ library only.
 import argparse
 import csv
 import glob
+import gzip
 import json
 import os
 import sys
@@ -66,7 +77,7 @@ def report_files(paths):
     files = []
     for p in paths:
         if os.path.isdir(p):
-            files.extend(sorted(glob.glob(os.path.join(p, "*.json"))))
+            files.extend(sorted(glob.glob(os.path.join(p, "*.json")) + glob.glob(os.path.join(p, "*.json.gz"))))
         else:
             files.append(p)
     return files
@@ -78,8 +89,9 @@ def ms(time_s, key):
 
 
 def load(path):
-    """The parsed report; raises ValueError/OSError when unusable."""
-    with open(path) as f:
+    """The parsed report (gzip-compressed where the name ends in .gz, as
+    docs/results/ keeps them); raises ValueError/OSError when unusable."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
         raise ValueError("no 'runs' list")
@@ -194,6 +206,60 @@ def plain_table(rows, detail=False):
         print("*: the vendor's own run was noisy (its CV above the report's threshold)")
 
 
+def parse_floors(specs):
+    """--floor's DTYPE=PCT strings as {dtype: pct}; raises ValueError naming a bad one."""
+    floors = {}
+    for spec in specs or []:
+        dtype, sep, pct = spec.partition("=")
+        try:
+            value = float(pct)
+        except ValueError:
+            value = None
+        if not sep or not dtype or value is None or not 0 < value <= 1000:
+            raise ValueError(f"--floor: expected DTYPE=PCT (e.g. float=80), got '{spec}'")
+        floors[dtype] = value
+    return floors
+
+
+def is_default_choice(r, kernel="tiled"):
+    """A finished run of `kernel` whose variant the default chose (the shape
+    rule's or the backend's), not a deck's `tile:` or `tile: auto`."""
+    sel = r["selection"] or ""
+    return r["kernel"] == kernel and r["status"] == "ok" and sel != "deck" and not sel.startswith("tile: auto")
+
+
+def floor_table(rows, floors, min_side):
+    """--floor: per (report, dtype), the default `tiled` runs' % of vendor
+    against the dtype's floor; returns the runs under their floor."""
+    groups = {}
+    for r in rows:
+        if r["dtype"] in floors and is_default_choice(r) and r["pct_of_vendor"] is not None:
+            groups.setdefault((os.path.basename(r["report"]), r["dtype"]), []).append(r)
+    print()
+    print(f"floors: `tiled` as chosen by default, % of vendor in the same run, min(M, N) >= {min_side}: "
+          + ", ".join(f"{d} {p:g}" for d, p in floors.items()))
+    lines, under = [], []
+    for (report, dtype), runs in groups.items():
+        held = [r for r in runs if min(r["m"], r["n"]) >= min_side]
+        pcts = sorted(r["pct_of_vendor"] for r in held)
+        low = min(held, key=lambda r: r["pct_of_vendor"]) if held else None
+        below = [r for r in held if r["pct_of_vendor"] < floors[dtype]]
+        under += below
+        median = (pcts[(len(pcts) - 1) // 2] + pcts[len(pcts) // 2]) / 2 if pcts else None
+        lines.append([report, dtype, str(len(held)),
+                      cell(low and low["pct_of_vendor"], "{:.1f}"),
+                      f"{low['m']} x {low['n']} x {low['k']}" if low else "-",
+                      cell(median, "{:.1f}"), str(len(below)), str(len(runs) - len(held))])
+    print_table(["report", "dtype", "runs", "lowest", "lowest shape", "median", "under", f"min(M, N) < {min_side}"],
+                lines, left=2)
+    if under:
+        print("under the floor:")
+        for r in sorted(under, key=lambda r: r["pct_of_vendor"] / floors[r["dtype"]]):  # furthest under first
+            print(f"  {os.path.basename(r['report'])}: {r['dtype']} {r['m']} x {r['n']} x {r['k']}: "
+                  f"{r['pct_text']} % of vendor ({r['median_ms']:.3f} ms, floor {floors[r['dtype']]:g}); {r['selection']}")
+    return under
+
+
 def compare_table(rows, field):
     values = []
     groups = {}
@@ -234,7 +300,15 @@ def main(argv=None):
                     help="exit 1 on an unreadable report or a run that is not verified")
     ap.add_argument("--detail", action="store_true",
                     help="add the tile and selection columns and the tile: auto candidates")
+    ap.add_argument("--floor", action="append", metavar="DTYPE=PCT",
+                    help="list the default tiled runs against a floor, %% of vendor (repeatable)")
+    ap.add_argument("--min-side", type=int, default=64, metavar="N",
+                    help="hold only shapes with min(M, N) >= N to a floor (default 64)")
     args = ap.parse_args(argv)
+    try:
+        floors = parse_floors(args.floor)
+    except ValueError as e:
+        ap.error(str(e))
 
     rows, bad, legacy = [], 0, 0
     files = report_files(args.reports)
@@ -264,12 +338,14 @@ def main(argv=None):
           + (f"; {legacy} legacy report(s) (no schema_version, before 2.0.0)" if legacy else "")
           + (f"; {bad} unreadable report(s)" if bad else ""))
 
+    under = floor_table(rows, floors, args.min_side) if floors else []
+
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=CSV_KEYS, extrasaction="ignore")
             w.writeheader()
             w.writerows(rows)
-    if args.strict and (bad or unverified):
+    if args.strict and (bad or unverified or under):
         return 1
     return 0
 

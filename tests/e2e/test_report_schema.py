@@ -14,8 +14,10 @@ Usage: test_report_schema.py --mmapp BIN --mpiexec MPIEXEC --source DIR [--np N]
 """
 import copy
 import glob
+import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -202,6 +204,62 @@ def test_table_tool_shows_accuracy(tmp):
     assert code == 0 and json.load(open(plain))["runs"][0]["accuracy"] is None, err
     code, out = tool(summarize, plain)
     assert code == 0 and "err vs fp64" not in out, out
+
+
+def test_table_tool_floors(tmp):
+    """summarize.py --floor DTYPE=PCT: per (report, dtype) the default `tiled`
+    runs' lowest and median % of vendor and the runs under the floor; a
+    deck's tile, `tile: auto`, the vendor and shapes with min(M, N) below
+    --min-side are not held to it; --strict fails on a run under it; a bad
+    spec is a usage error (exit 2). Reports in a folder may be gzip-compressed."""
+    rep = os.path.join(tmp, "base.json")
+    code, out, err = harness.run(ARGS, [deck(tmp, "problem: {n: 32}\nkernels: [tiled, vendor]\n"), "--report", rep])
+    assert code == 0, (code, out, err)
+    doc = json.load(open(rep))
+    template = next(r for r in doc["runs"] if r["kernel"] == "tiled")
+    runs = []
+    # (dtype, m, n, k, % of vendor, selection)
+    for dtype, m, n, k, pct, sel in [
+            ("float", 400, 64, 512, 73.9, "shape rule: small C"),   # under 80
+            ("float", 100, 100, 512, 79.9, "shape rule: small C"),  # under 80, just
+            ("float", 128, 128, 512, 80.0, "shape rule: small C"),  # at the floor: held, not under
+            ("float", 4096, 4096, 4096, 190.0, "shape rule: wgmma"),
+            ("float", 2048, 2048, 2048, 150.0, "shape rule: wgmma"),
+            ("float", 300, 300, 300, 50.0, "deck"),                 # a deck's tile: not the default
+            ("float", 301, 300, 300, 50.0, "tile: auto: fastest of 3 compiled variants"),
+            ("float", 8, 4096, 4096, 40.0, "shape rule: gemv"),     # min(M, N) < 64: counted apart
+            ("double", 500, 500, 500, 69.5, "shape rule: DMMA"),    # under 70
+            ("double", 600, 600, 600, 95.0, "shape rule: DMMA"),
+            ("double", 700, 700, 700, 100.0, "shape rule: DMMA")]:
+        r = copy.deepcopy(template)
+        r.update(dtype=dtype, m=m, n=n, k=k, pct_of_vendor=pct, selection=sel)
+        runs.append(r)
+    vendor = copy.deepcopy(next(r for r in doc["runs"] if r["kernel"] == "vendor"))
+    vendor.update(dtype="float", m=400, n=64, k=512, pct_of_vendor=10.0)  # the vendor: never held
+    doc["runs"] = runs + [vendor]
+    folder = os.path.join(tmp, "floors")
+    os.makedirs(folder)
+    with gzip.open(os.path.join(folder, "classes.json.gz"), "wt") as f:
+        json.dump(doc, f)
+    summarize = os.path.join(ARGS.source, "jobs", "summarize.py")
+    code, out = tool(summarize, "--floor", "float=80", "--floor", "double=70", folder)
+    assert code == 0, out
+    tail = out[out.index("floors:"):].splitlines()
+    rows = {tuple(x.split()[:2]): x.split() for x in tail if x.startswith("classes.json.gz")}
+    # report, dtype, runs, lowest, lowest shape (m x n x k), median, under, below the min side
+    assert rows[("classes.json.gz", "float")][2:] == ["5", "73.9", "400", "x", "64", "x", "512", "80.0", "2", "1"], rows
+    assert rows[("classes.json.gz", "double")][2:] == ["3", "69.5", "500", "x", "500", "x", "500", "95.0", "1", "0"], rows
+    under = tail[tail.index("under the floor:") + 1:]
+    assert [x.split(":")[1].strip() for x in under] == ["float 400 x 64 x 512", "double 500 x 500 x 500",
+                                                        "float 100 x 100 x 512"], under
+    code, out = tool(summarize, "--strict", "--floor", "float=80", "--floor", "double=70", folder)
+    assert code == 1, out
+    code, out = tool(summarize, "--strict", "--floor", "float=50", "--floor", "double=60", "--min-side", "100", folder)
+    assert code == 0 and "under the floor" not in out, out
+    assert "min(M, N) >= 100" in out and re.search(r"classes.json.gz +float +4 ", out), out  # 400 x 64 apart
+    for bad in ("float", "float=", "=80", "float=x", "float=-5"):
+        code, out = tool(summarize, "--floor", bad, folder)
+        assert code == 2 and "expected DTYPE=PCT" in out, (bad, code, out)
 
 
 def main():
