@@ -16,11 +16,15 @@
 # the time left before --by, the whole "[kernels]" suite on the GPU.
 # Target: under 500 s wall on one H200 (16 cores).
 #
-# Usage: scripts/bench/tc-gpu.sh [--by SECONDS] [DECK ...]
-#   --by S   stop starting work S seconds after the start (default 480)
-#   DECK     decks to run instead of the two above
-# Environment: OUT (default build/tc-gpu-out) receives summary.txt, the
-# reports (<deck>.json), tests.log and logs.tar.gz (configure, build, runs).
+# Usage: scripts/bench/tc-gpu.sh [--by SECONDS] [--decks-only] [DECK ...]
+#   --by S        stop starting work S seconds after the start (default 480)
+#   --decks-only  build and run the decks, no tests (the audit decks:
+#                 inputs/bench/gpu-audit-*.yaml, scripts/bench/audit_decks.py)
+#   DECK          decks to run instead of the two above
+# Environment: OUT (default build/tc-gpu-out) receives summary.txt, floors.txt
+# (jobs/summarize.py --floor: issue 21's floors, float 80 and double 70% of
+# cuBLAS, and the runs under them), the reports (<deck>.json), tests.log and
+# logs.tar.gz (configure, build, runs).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -35,11 +39,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 export MMAPP_CACHE_DIR=${MMAPP_CACHE_DIR:-/tmp/mmapp-cache}
 export NVIDIA_TF32_OVERRIDE=0  # cuBLAS SGEMM in FP32, not TF32
-by=480 decks=()
+by=480 decks=() run_tests=1
 while (($#)); do
   case "$1" in
     --by) by=$2; shift 2 ;;
-    -*) echo "tc-gpu: unknown option '$1' (--by SECONDS, then decks)" >&2; exit 2 ;;
+    --decks-only) run_tests=0; shift ;;
+    -*) echo "tc-gpu: unknown option '$1' (--by SECONDS, --decks-only, then decks)" >&2; exit 2 ;;
     *) decks+=("$1"); shift ;;
   esac
 done
@@ -72,10 +77,12 @@ tests=$top/build/cuda/tests/mmapp_tests
 } 2>&1 | tee "$out/sass-tc.txt"
 
 # The new variants on the GPU against the host reference, and the shape rule's tests.
-(cd build/cuda && OMP_NUM_THREADS=8 timeout 150 mpirun -np 1 --oversubscribe "$tests" "[tensor-core],[rule]" \
-  >"$out/tests.log" 2>&1) && echo "tc-gpu: [tensor-core] and [rule] tests passed" ||
-  echo "tc-gpu: [tensor-core] or [rule] tests FAILED (tests.log)"
-grep -E "test cases|assertions|FAILED|with expansion" "$out/tests.log" | head -n 30 || true
+if ((run_tests)); then
+  (cd build/cuda && OMP_NUM_THREADS=8 timeout 150 mpirun -np 1 --oversubscribe "$tests" "[tensor-core],[rule]" \
+    >"$out/tests.log" 2>&1) && echo "tc-gpu: [tensor-core] and [rule] tests passed" ||
+    echo "tc-gpu: [tensor-core] or [rule] tests FAILED (tests.log)"
+  grep -E "test cases|assertions|FAILED|with expansion" "$out/tests.log" | head -n 30 || true
+fi
 
 reports=()
 for deck in "${decks[@]}"; do
@@ -89,10 +96,12 @@ for deck in "${decks[@]}"; do
 done
 ((${#reports[@]})) && python3 "$top/scripts/analysis/plot_reports.py" --table "${reports[@]}" >"$out/summary.txt" 2>&1
 [[ -f "$out/summary.txt" ]] && cat "$out/summary.txt"
+((${#reports[@]})) && python3 "$top/jobs/summarize.py" --floor float=80 --floor double=70 "${reports[@]}" |
+  sed -n '/^floors:/,$p' | tee "$out/floors.txt"
 
 # Every kernel variant against the host reference (GPU and host spaces), in the time left.
 left=$((by - (SECONDS - t0)))
-if ((left > 30)); then
+if ((run_tests && left > 30)); then
   echo "tc-gpu: [kernels] suite, ${left} s left"
   (cd build/cuda && OMP_NUM_THREADS=8 timeout "$left" mpirun -np 1 --oversubscribe "$tests" "[kernels]~[tensor-core]~[verify]" \
     >>"$out/tests.log" 2>&1) && echo "tc-gpu: [kernels] passed" || echo "tc-gpu: [kernels] FAILED or cut at the limit (tests.log)"
