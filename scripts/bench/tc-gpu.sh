@@ -18,7 +18,7 @@
 #
 # Usage: scripts/bench/tc-gpu.sh [--by SECONDS] [--decks-only] [DECK ...]
 #   --by S        stop starting work S seconds after the start (default 480)
-#   --decks-only  build and run the decks, no tests (the audit decks:
+#   --decks-only  build mmapp alone and run the decks, no tests (the audit decks:
 #                 inputs/bench/gpu-audit-*.yaml, scripts/bench/audit_decks.py)
 #   DECK          decks to run instead of the two above
 # Environment: OUT (default build/tc-gpu-out) receives summary.txt, floors.txt
@@ -60,9 +60,11 @@ GIT_CEILING_DIRECTORIES=$(dirname "$top")
 cmake --preset cuda -DMMAPP_KOKKOS_SOURCE_ARCHIVE="$archive" -DMMAPP_XXHASH_INCLUDE_DIR="$top/.offline/include" \
   -DMMAPP_GIT_HASH_OVERRIDE="$(cat "$top/.offline/git-hash" 2>/dev/null)" -DMMAPP_LADDER_VARIANTS=OFF \
   >"$logs/configure.log" 2>&1 || { tail -n 40 "$logs/configure.log"; exit 1; }
-cmake --build --preset cuda --target mmapp mmapp_tests -j "$(nproc)" >"$logs/build.log" 2>&1 ||
+targets=(mmapp mmapp_tests)
+((run_tests)) || targets=(mmapp)
+cmake --build --preset cuda --target "${targets[@]}" -j "$(nproc)" >"$logs/build.log" 2>&1 ||
   { grep -E -A5 "error|FAILED" "$logs/build.log" | head -n 80; exit 1; }
-echo "tc-gpu: built mmapp and mmapp_tests in $((SECONDS - t0)) s on $(nproc) cores"
+echo "tc-gpu: built ${targets[*]} in $((SECONDS - t0)) s on $(nproc) cores"
 bin=$top/build/cuda/miniapp/mmapp
 tests=$top/build/cuda/tests/mmapp_tests
 
