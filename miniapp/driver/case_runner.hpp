@@ -132,7 +132,8 @@ void run_kernel(Decomp& d, const Config& cfg, const ProblemSize& size, const std
   PhaseClock ph = common;
   int stop = 0;
   if (!p.candidates.empty())
-    stop = autotune(p, rec, ph, 2, poison, [&](const KernelVariant<Space, T>& c) { d.multiply(p, c, 0); }, comm);
+    stop = autotune(p, rec, ph, 2, poison,
+                    [&](const KernelVariant<Space, T>& c, const int turn) { d.multiply(p, c, turn); }, comm);
   if (!p.distributed) {
     rec.shape = p.variant.shape();
     rec.selection = p.selection;

@@ -312,7 +312,11 @@ void percent_of_vendor(std::vector<RunRecord>& out, std::size_t first, const std
 
 /// tile: auto — times every candidate on the actual problem (one warm-up and
 /// `reps` timed runs each, the slowest rank's median), excluded from kernel
-/// time, and picks the fastest. `run(variant)` multiplies once with it.
+/// time, and picks the fastest. `run(variant, turn)` multiplies once with it
+/// as the timed repetition `turn` would (its input set: turn modulo the
+/// case's input sets), turn counting every run of every candidate, so the
+/// candidates read A and B from where the timed repetitions do (on a GPU,
+/// copies that rotate out of L2) and not from a cache the previous run warmed.
 /// Records the per-candidate medians (rec.autotune_s), the choice and why
 /// (rec.selection), and the time spent (ph "autotune"). A candidate that
 /// fails is skipped (its error recorded). Collective; returns the signal
@@ -323,12 +327,13 @@ int autotune(PlannedKernel<Space, T>& p, RunRecord& rec, PhaseClock& ph, int rep
   const double t_start = wall_now();
   double best = std::numeric_limits<double>::infinity();
   std::size_t best_i = 0;
+  int turn = 0;
   for (std::size_t i = 0; i < p.candidates.size(); ++i) {
     const auto& c = p.candidates[i];
     std::vector<double> times;
     std::string failed;
     for (int r = 0; r <= reps && failed.empty(); ++r) {
-      const RepOutcome o = run_once(poison, [&] { run(c); }, comm);
+      const RepOutcome o = run_once(poison, [&] { run(c, turn++); }, comm);
       if (o.stop) return o.stop;
       if (!o.error.empty()) failed = o.error;
       else if (r > 0) times.push_back(o.slowest);
