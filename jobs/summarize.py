@@ -297,7 +297,7 @@ def main(argv=None):
     ap.add_argument("--compare", metavar="FIELD",
                     help="one row per problem, a column group per value of FIELD (e.g. backend)")
     ap.add_argument("--strict", action="store_true",
-                    help="exit 1 on an unreadable report or a run that is not verified")
+                    help="exit 1 on an unreadable report, a run that is not verified or (--floor) one under its floor")
     ap.add_argument("--detail", action="store_true",
                     help="add the tile and selection columns and the tile: auto candidates")
     ap.add_argument("--floor", action="append", metavar="DTYPE=PCT",
