@@ -370,6 +370,13 @@ using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3
 /// rule: as fast as these below K = 256, where the unsplit SIMT tile is too).
 using FloatWgmmaPre64Waves128 = WaveSplit<GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>>;
 using FloatTf32SmallWaves128 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>;
+/// The same tile with K split in chunks of at least 32 and 64: more teams, each with fewer K tiles,
+/// for a small C whose A and B come from DRAM (the timed repetitions rotate copies out of L2), where
+/// a team's K loop waits on each K tile's loads (two to four K tiles a team instead of eight at
+/// K 512). Not in the rule: candidates for `tile: auto`, to measure (docs/performance.md, "Tensor
+/// cores, forty-third round").
+using FloatTf32SmallWaves32 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 32, 8>>;
+using FloatTf32SmallWaves64 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 64, 8>>;
 /// Ladder: the same with the slices summed inside the launch (LastTeamSum; slower, as for double).
 using FloatTf32SmallWaves128Sum = LastTeamSum<FloatTf32SmallWaves128>;
 using FloatSmallSplitK256 = GpuTile<64, 64, 16, 32, 32, 4, 8, 2, true, 0, 4, 256>;
@@ -630,6 +637,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
     v.push_back(mma_variant<FloatTf32SmallWaves128, Space, T>(R::tf32_small_wsplit));
+    v.push_back(mma_variant<FloatTf32SmallWaves32, Space, T>());
+    v.push_back(mma_variant<FloatTf32SmallWaves64, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallWaves128Sum, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
     v.push_back(mma_variant<FloatTf32Deep, Space, T>());
