@@ -2,18 +2,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The mmapp developers
 """Writes the GPU audit decks (issue 21's "every shape class" item):
-inputs/bench/gpu-audit-float.yaml and gpu-audit-double.yaml.
+inputs/bench/gpu-audit-float-1.yaml, -2.yaml and gpu-audit-double-1.yaml, -2.yaml.
 
     scripts/bench/audit_decks.py [--check]
 
-Each deck holds, for its dtype, every M x N x K with min(M, N) >= 64 that a
+The two decks of a dtype hold, between them, every M x N x K with min(M, N) >= 64 that a
 GPU deck of the tensor-core rounds named (docs/results/*/round*/decks/*.yaml)
 or inputs/bench/gpu-classes.yaml holds, plus AUDIT_RANDOM shapes no deck
 chose, drawn log-uniform with a fixed seed (M, N 64-8192, K 16-16384, at most
 2 TFLOP each: random.Random(AUDIT_SEED)). Kernels: the shape rule's `tiled`
 and the vendor (cuBLAS; run with NVIDIA_TF32_OVERRIDE=0 so that SGEMM
-computes in FP32), no forced tiles: the audit times what a user gets. Shapes
-come sorted by M, N, K so a rerun lists them in the same order.
+computes in FP32), no forced tiles: the audit times what a user gets. The
+shapes, sorted by M, N, K, go to the two decks in turn (even and odd places),
+so each deck holds a like mix and fits one call on the GPU node.
 
 Read the result with
     jobs/summarize.py --floor float=80 --floor double=70 REPORT.json
@@ -35,6 +36,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUDIT_SEED = 20261202
 AUDIT_RANDOM = 48
+AUDIT_PARTS = 2
 MIN_SIDE = 64  # issue 21: shape classes with min(M, N) >= 64 (GEMV-like shapes are held to their old path)
 SIZE = re.compile(r"^\s*-\s*\{([^}]*)\}")
 FIELD = re.compile(r"\b([mnk])\s*:\s*(\d+)")
@@ -73,16 +75,17 @@ def source_decks():
     return decks + [os.path.join(TOP, "inputs", "bench", "gpu-classes.yaml")]
 
 
-def audit_text(dtype, shapes, n_decks):
+def audit_text(dtype, part, shapes, n_decks):
     lines = [
         "# SPDX-License-Identifier: BSD-3-Clause",
         "# Copyright (c) 2026 The mmapp developers",
-        f"# Written by scripts/bench/audit_decks.py (do not edit by hand): the GPU audit, {dtype}.",
-        f"# Every M x N x K with min(M, N) >= {MIN_SIDE} of the {n_decks} GPU decks of the tensor-core rounds",
-        "# (docs/results/*/round*/decks/) and inputs/bench/gpu-classes.yaml, plus "
-        f"{AUDIT_RANDOM} shapes no deck chose",
-        f"# (log-uniform, random.Random({AUDIT_SEED})): the shape rule's `tiled` against the vendor in the",
-        "# same run. Run with NVIDIA_TF32_OVERRIDE=0; read with",
+        f"# Written by scripts/bench/audit_decks.py (do not edit by hand): the GPU audit, {dtype}, part {part} of "
+        f"{AUDIT_PARTS}.",
+        f"# The parts share, every other one in M, N, K order, each M x N x K with min(M, N) >= {MIN_SIDE} of the",
+        f"# {n_decks} GPU decks of the tensor-core rounds (docs/results/*/round*/decks/) and",
+        f"# inputs/bench/gpu-classes.yaml, plus {AUDIT_RANDOM} shapes no deck chose (log-uniform,",
+        f"# random.Random({AUDIT_SEED})): the shape rule's `tiled` against the vendor in the same run.",
+        "# Run with NVIDIA_TF32_OVERRIDE=0; read with",
         "#   jobs/summarize.py --floor float=80 --floor double=70 REPORT.json",
         "problem:",
         "  sizes:",
@@ -117,18 +120,21 @@ def main(argv=None):
     fresh = random_shapes(AUDIT_SEED, AUDIT_RANDOM)
     stale = 0
     for dtype, seen in shapes.items():
-        text = audit_text(dtype, sorted(seen | set(fresh)), len(decks))
-        path = os.path.join(TOP, "inputs", "bench", f"gpu-audit-{dtype}.yaml")
-        if args.check:
-            if not os.path.exists(path) or open(path).read() != text:
-                print(f"audit_decks: {os.path.relpath(path, TOP)} is out of date: run scripts/bench/audit_decks.py",
-                      file=sys.stderr)
-                stale += 1
-            continue
-        with open(path, "w") as f:
-            f.write(text)
-        print(f"audit_decks: {os.path.relpath(path, TOP)}: {len(seen | set(fresh))} shapes "
-              f"({len(seen)} from {len(decks)} decks, {len(set(fresh) - seen)} new)")
+        every = sorted(seen | set(fresh))
+        for part in range(1, AUDIT_PARTS + 1):
+            mine = every[part - 1::AUDIT_PARTS]
+            text = audit_text(dtype, part, mine, len(decks))
+            path = os.path.join(TOP, "inputs", "bench", f"gpu-audit-{dtype}-{part}.yaml")
+            if args.check:
+                if not os.path.exists(path) or open(path).read() != text:
+                    print(f"audit_decks: {os.path.relpath(path, TOP)} is out of date: run scripts/bench/audit_decks.py",
+                          file=sys.stderr)
+                    stale += 1
+                continue
+            with open(path, "w") as f:
+                f.write(text)
+            print(f"audit_decks: {os.path.relpath(path, TOP)}: {len(mine)} of {len(every)} shapes "
+                  f"({len(seen)} from {len(decks)} decks, {len(set(fresh) - seen)} new)")
     return 1 if stale else 0
 
 
