@@ -449,6 +449,20 @@ TEST_CASE("config: resolved_yaml parses back to the same Config", "[config]") {
   require_round_trip(parse("problem: {n: 4}\nparallel: {decomposition: {weights: [0.3, 1e-3]}}\n"));
 }
 
+TEST_CASE("config: every bench deck in inputs/bench/ parses", "[config]") {
+  namespace fs = std::filesystem;
+  std::size_t decks = 0;
+  for (const auto& entry : fs::directory_iterator(kInputs + "/bench")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    Config c;
+    REQUIRE_NOTHROW(c = parse_deck(entry.path().string()));
+    CHECK_FALSE(c.sizes.empty());
+    ++decks;
+  }
+  CHECK(decks >= 40);
+}
+
 TEST_CASE("config: every deck in inputs/ parses", "[config]") {
   namespace fs = std::filesystem;
   std::vector<std::string> decks;
