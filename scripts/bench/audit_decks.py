@@ -44,8 +44,9 @@ FIELD = re.compile(r"\b([mnk])\s*:\s*(\d+)")
 
 def deck_shapes(path):
     """(dtypes, [(m, n, k)]) of one deck: its size entries ({n: N} is N^3,
-    {m, n}: K = N) and its dtype line (a name or a [list]; double when absent)."""
-    dtypes, sizes = ["double"], []
+    else {m, n, k}) and its dtype line (a name or a [list]; float, mmapp's
+    default, when absent)."""
+    dtypes, sizes = ["float"], []
     for line in open(path):
         s = SIZE.match(line)
         keys = [x.split(":")[0].strip() for x in s.group(1).split(",")] if s else []
