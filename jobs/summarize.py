@@ -47,6 +47,7 @@ import glob
 import gzip
 import json
 import os
+import statistics
 import sys
 
 COLUMNS = [  # (key, header, format)
@@ -241,11 +242,10 @@ def floor_table(rows, floors, min_side):
     lines, under = [], []
     for (report, dtype), runs in groups.items():
         held = [r for r in runs if min(r["m"], r["n"]) >= min_side]
-        pcts = sorted(r["pct_of_vendor"] for r in held)
         low = min(held, key=lambda r: r["pct_of_vendor"]) if held else None
         below = [r for r in held if r["pct_of_vendor"] < floors[dtype]]
         under += below
-        median = (pcts[(len(pcts) - 1) // 2] + pcts[len(pcts) // 2]) / 2 if pcts else None
+        median = statistics.median(r["pct_of_vendor"] for r in held) if held else None
         lines.append([report, dtype, str(len(held)),
                       cell(low and low["pct_of_vendor"], "{:.1f}"),
                       f"{low['m']} x {low['n']} x {low['k']}" if low else "-",
