@@ -21,10 +21,10 @@
 #   --decks-only  build mmapp alone and run the decks, no tests (the audit decks:
 #                 inputs/bench/gpu-audit-*.yaml, scripts/bench/audit_decks.py)
 #   DECK          decks to run instead of the two above
-# Environment: OUT (default build/tc-gpu-out) receives summary.txt, floors.txt
-# (jobs/summarize.py --floor: issue 21's floors, float 80 and double 70% of
-# cuBLAS, and the runs under them), the reports (<deck>.json), tests.log and
-# logs.tar.gz (configure, build, runs).
+# Environment: OUT (default build/tc-gpu-out) receives summary.txt (the table,
+# then jobs/summarize.py --floor: issue 21's floors, float 80 and double 70%
+# of cuBLAS, and the runs under them), floors.txt (that last part alone), the
+# reports (<deck>.json), tests.log and logs.tar.gz (configure, build, runs).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -96,10 +96,10 @@ for deck in "${decks[@]}"; do
     { echo "tc-gpu: $deck exited $? (see $name.log)"; tail -n 20 "$logs/$name.log"; }
   [[ -f "$out/$name.json" ]] && reports+=("$out/$name.json")
 done
-((${#reports[@]})) && python3 "$top/scripts/analysis/plot_reports.py" --table "${reports[@]}" >"$out/summary.txt" 2>&1
-[[ -f "$out/summary.txt" ]] && cat "$out/summary.txt"
-((${#reports[@]})) && python3 "$top/jobs/summarize.py" --floor float=80 --floor double=70 "${reports[@]}" |
-  sed -n '/^floors:/,$p' | tee "$out/floors.txt"
+# The table (plot_reports.py --table is summarize.py --detail), its floors at the end, also on their own.
+((${#reports[@]})) && python3 "$top/jobs/summarize.py" --detail --floor float=80 --floor double=70 "${reports[@]}" \
+  >"$out/summary.txt" 2>&1
+[[ -f "$out/summary.txt" ]] && cat "$out/summary.txt" && sed -n '/^floors:/,$p' "$out/summary.txt" >"$out/floors.txt"
 
 # Every kernel variant against the host reference (GPU and host spaces), in the time left.
 left=$((by - (SECONDS - t0)))
