@@ -47,15 +47,17 @@ def deck_shapes(path):
     else {m, n, k}) and its dtype line (a name or a [list]; float, mmapp's
     default, when absent)."""
     dtypes, sizes = ["float"], []
-    for line in open(path):
-        s = SIZE.match(line)
-        keys = [x.split(":")[0].strip() for x in s.group(1).split(",")] if s else []
-        if keys and set(keys) <= {"m", "n", "k"} and "n" in keys:  # a size entry, not a kernel's
-            f = dict((key, int(v)) for key, v in FIELD.findall(s.group(1)))
-            sizes.append((f.get("m", f["n"]), f["n"], f.get("k", f["n"])))
-        d = re.match(r"^\s*dtype\s*:\s*(.+?)\s*$", line)
-        if d:
-            dtypes = [x.strip() for x in d.group(1).strip("[]").split(",") if x.strip()]
+    with open(path) as f:
+        for line in f:
+            s = SIZE.match(line)
+            entry = dict(FIELD.findall(s.group(1))) if s else {}
+            # A size entry has m, n, k and nothing else (a kernel entry has other keys).
+            if "n" in entry and len(entry) == s.group(1).count(":"):
+                n = int(entry["n"])
+                sizes.append((int(entry.get("m", n)), n, int(entry.get("k", n))))
+            d = re.match(r"^\s*dtype\s*:\s*(.+?)\s*$", line)
+            if d:
+                dtypes = [x.strip() for x in d.group(1).strip("[]").split(",") if x.strip()]
     return dtypes, sizes
 
 
