@@ -74,11 +74,16 @@ def random_shapes(seed, count):
 
 
 def source_decks():
+    """Paths of the decks the audit collects shapes from: every round's decks
+    (docs/results/*/round*/decks/*.yaml, sorted) and inputs/bench/gpu-classes.yaml."""
     decks = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "round*", "decks", "*.yaml")))
     return decks + [os.path.join(TOP, "inputs", "bench", "gpu-classes.yaml")]
 
 
 def audit_text(dtype, part, shapes, n_decks):
+    """The text of audit deck `part` of `dtype`: a header saying where its
+    shapes come from, `shapes` ([(m, n, k)]) as problem.sizes, `tiled` and
+    the vendor, and the run's repetitions."""
     lines = [
         "# SPDX-License-Identifier: BSD-3-Clause",
         "# Copyright (c) 2026 The mmapp developers",
