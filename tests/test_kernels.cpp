@@ -410,10 +410,16 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 100, 100, 300000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
       CHECK(tag(float(0), 5000, 128, 20000) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256");
       CHECK(tag(float(0), 100, 3000, 262144) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 splitk1024");
-      // A small C (thirtieth round): 3xTF32 on mma.sync below 4.8e7 multiply-adds, else the pre-split
-      // 64x128 wgmma tile, K split into the slices that fill the waves.
-      CHECK(tag(float(0), 100, 100, 1000) == "64x64x16/32x32 3xtf32 w32x32 lb3 sw8 wsplit128");
-      CHECK(tag(float(0), 200, 200, 1500) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
+      // A small C (thirtieth round): 3xTF32 on mma.sync (chunks of at least 32 since the forty-fourth
+      // round) below 4.8e7 multiply-adds, or 8.5e7 with K to 1536, else the pre-split 64x128 wgmma
+      // tile, K split into the slices that fill the waves.
+      CHECK(tag(float(0), 100, 100, 1000) == "64x64x16/32x32 3xtf32 w32x32 lb3 sw8 wsplit32");
+      CHECK(tag(float(0), 200, 200, 1500) == "64x64x16/32x32 3xtf32 w32x32 lb3 sw8 wsplit32");
+      CHECK(tag(float(0), 300, 300, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
+      // Forty-fourth round: a small C over a long K, the C^T tile; N odd at K 65-128, the pre-split
+      // 128x128 tile.
+      CHECK(tag(float(0), 68, 213, 15525) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256");
+      CHECK(tag(float(0), 1352, 1013, 89) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8");
       // A thin C (thirty-first round): past 1024 rows, 65-1024 columns: the same step; 17-64 columns:
       // the SIMT small tile, K split into the slices that fill its waves.
       CHECK(tag(float(0), 2000, 100, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");

@@ -734,15 +734,14 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                                                                 {153, 4096, 8192},
                                                                 {150, 1024, 100000},
                                                                 {300, 148, 50000},
+                                                                {200, 200, 50000},
                                                                 {4096, 72, 8192},
                                                                 {1000, 72, 20000}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true, &why) == C::wgmma_inplace_wsplit);
     CHECK(why.find("slices filling the waves, operands split in the K loop") != std::string::npos);
   }
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{96, 148, 100000},
-                                                                {140, 140, 300000},
-                                                                {40, 8192, 8192},
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{40, 8192, 8192},
                                                                 {4096, 40, 8192},
                                                                 {2000, 60, 10000}}) {
     INFO(m << "x" << n << "x" << k);
@@ -773,18 +772,28 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(rule(false, 100, 3000, 262144, true, &why) == C::wgmma_splitk_inplace);
   CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split by 1024, the teams filling their waves");
   // A small C (M, N 17-1024, few SIMT teams, K > 256): 3xTF32 split into the slices that fill the
-  // waves, on mma.sync below 4.8e7 multiply-adds (100 x 100 x 1000: 8 slices of 128 over 4 tiles), on
-  // the pre-split 64x128 wgmma tile above (513^3, 400^3: where wgmma_choice's estimate finds the
-  // 128x128 tiles under a fifth busy).
+  // waves, on mma.sync in chunks of at least 32 below 4.8e7 multiply-adds (100 x 100 x 1000: 32
+  // slices over 4 tiles), or below 8.5e7 with K to 1536 (200 x 200 x 1500, 400^3; forty-fourth
+  // round), on the pre-split 64x128 wgmma tile above (513^3, 300 x 300 x 1000; 100 x 100 x 5000, K
+  // past 1536). K 192-256 on the mma.sync tile alone (300 x 300 x 256, 400 x 400 x 256, 100 x 100 x
+  // 192), else the SIMT tile (600 x 600 x 256, 9.2e7; 100 x 100 x 128, K under 192).
   CHECK(h200(100, 100, 1000, true, &why) == C::tf32_small_wsplit);
   CHECK(why == "shape rule: 3xTF32, small C (4 SIMT 64x64 teams split by 1024): 64x64 tiles on mma.sync, operands "
-               "split in the K loop, K split into 8 slices filling the waves");
-  CHECK(h200(200, 200, 1500, true, &why) == C::wgmma_pre64_wsplit);
-  CHECK(why == "shape rule: 3xTF32, small C (32 SIMT 64x64 teams split by 1024): 64x128 tiles on wgmma, operands "
-               "split once, K split into 12 slices filling the waves");
-  CHECK(h200(513, 513, 513, true) == C::wgmma_pre64_wsplit);
-  CHECK(h200(400, 400, 400, true) == C::wgmma_pre64_wsplit);
+               "split in the K loop, K split into 32 slices filling the waves");
+  CHECK(h200(200, 200, 1500, true, &why) == C::tf32_small_wsplit);
+  CHECK(why == "shape rule: 3xTF32, small C (32 SIMT 64x64 teams split by 1024): 64x64 tiles on mma.sync, operands "
+               "split in the K loop, K split into 24 slices filling the waves");
+  CHECK(h200(400, 400, 400, true) == C::tf32_small_wsplit);
   CHECK(h200(187, 190, 743, true) == C::tf32_small_wsplit);
+  CHECK(h200(513, 513, 513, true) == C::wgmma_pre64_wsplit);
+  CHECK(h200(300, 300, 1000, true) == C::wgmma_pre64_wsplit);
+  CHECK(h200(100, 100, 5000, true) == C::wgmma_pre64_wsplit);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{300, 300, 256}, {400, 400, 256}, {100, 100, 192}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) == C::tf32_small_wsplit);
+  }
+  CHECK(h200(600, 600, 256, true) == h200(600, 600, 256, false));
+  CHECK(h200(100, 100, 128, true) == h200(100, 100, 128, false));
   // A thin C (thirty-first round): M or N past 1024, the other past 64, few SIMT teams, where
   // wgmma_choice declines: the same step (1100 x 100 x 1000: 18 x 2 tiles, one slice by 1024, on 528
   // SIMT slots; 76 x 1783 x 465: 56 x 1; 2000 x 100 x 1000, 100 x 6000 x 511). Not the small-C step:
@@ -804,7 +813,6 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == h200(m, n, k, false));
   }
-  CHECK(h200(300, 300, 256, true) == C::small);
   // A thin C of 17-64 columns (rows) against more than 1024 rows (columns), where step 5 splits the
   // 64x64 tile (thirty-first round): the same tile with K split into the slices that fill its waves,
   // with or without wgmma (a SIMT tile); double keeps the split by 1024; 16 columns are GEMV-like.
@@ -859,14 +867,30 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(h200(129, 2730, 3871, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 65, 7926, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
-  CHECK(h200(68, 213, 15525, true) == C::wgmma_pre64_wsplit);
+  // A small C over a long K (forty-fourth round): M 65-288, N to 1024, K from 15000, the 128x128
+  // tiles under half used: the C^T tile that pads M less (80 rows on a tie), K split in waves;
+  // not past 288 rows (300 x 148 x 50000: the in-loop split above), at half use or more (200 x 200 x
+  // 50000, 128 x 256 x 30000), nor under K 15000 (65 x 128 x 8000: the small-C step).
+  CHECK(h200(68, 213, 15525, true, &why) == C::wgmma_t80);
+  CHECK(why.find("3xTF32 on wgmma, a small C over a long K: C^T tiles of 80 x 64") != std::string::npos);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{80, 80, 200000}, {150, 150, 100000}, {140, 140, 300000}})
+    CHECK(h200(m, n, k, true) == C::wgmma_t80);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{260, 152, 60000}, {96, 148, 100000}, {260, 152, 20000}})
+    CHECK(h200(m, n, k, true) == C::wgmma_t96);
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{300, 148, 50000}, {200, 200, 50000}, {128, 256, 30000}, {65, 128, 8000}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200(m, n, k, true) != C::wgmma_t80);
+    CHECK(h200(m, n, k, true) != C::wgmma_t96);
+  }
+  CHECK(mmapp::gpu_shape_rule(false, 68, 213, 15525, 132, nullptr, true, true, false, 4.8e12) != C::wgmma_t80);
   CHECK(h200(8000, 100, 513, true) == C::wgmma_pre64_wsplit);  // K under 1024: the small-C step
   // Not wgmma, and the SIMT choice unchanged: K under 64 (16384^2 x 48: the teams' fixed cost);
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
   // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the
   // warp-specialized 128x128 one.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {16384, 16384, 48}, {400, 400, 256}, {64, 4096, 4096}, {4096, 64, 4096}, {8, 8192, 8192}, {8192, 1, 8192}}) {
+           {16384, 16384, 48}, {64, 4096, 4096}, {4096, 64, 4096}, {8, 8192, 8192}, {8192, 1, 8192}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(rule(false, m, n, k, true) == rule(false, m, n, k, false));
   }
@@ -1322,20 +1346,29 @@ TEST_CASE("GPU shape rule, float with C's rows not in 16-byte chunks at short K:
   // N odd, K 33-64, 6e6 cells or more: the pre-split 128x128 wgmma tile.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9109, 48}, {2000, 3001, 64}, {2000, 3001, 33}})
     is(C::wgmma_big, m, n, k, "N odd and K <= 64: 128x128 tiles on wgmma");
-  // N a multiple of 4, K past 32 (N even) or 64 (N odd), fewer than 128 rows, 2e6 cells (K <= 32) or 6e6
-  // cells (K 33-64): another step's choice.
+  // Past those bounds (forty-fourth round), N not a multiple of 4: K <= 64 from 1e6 cells, the
+  // mma.sync tile; K 65-128 from 7e5 cells, the pre-split 128x128 wgmma tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {2658, 917, 48}, {1200, 1201, 56}, {2000, 3002, 33}, {1999, 3001, 64}, {433, 4501, 17}, {1413, 1413, 16}})
+    is(C::tf32_small_wsplit, m, n, k, "and K <= 64: 64x64 tiles on mma.sync, K split in chunks of at least 32");
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {1352, 1013, 89}, {2000, 3001, 65}, {4177, 175, 94}, {388, 3173, 118}, {5000, 301, 80}, {2000, 1502, 100}})
+    is(C::wgmma_big, m, n, k, "and K <= 128: 128x128 tiles on wgmma");
+  // N a multiple of 4, K past 128, fewer than 128 rows, or under 1e6 cells (K <= 64) or 7e5 (K 65-128):
+  // another step's choice.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{2000, 3004, 16},
                                                                 {4096, 4096, 16},
-                                                                {2000, 3002, 33},
-                                                                {2000, 3001, 65},
+                                                                {2000, 3001, 129},
                                                                 {127, 60001, 16},
-                                                                {1413, 1413, 16},
-                                                                {1999, 3001, 64}}) {
+                                                                {600, 1001, 48},
+                                                                {600, 1001, 100},
+                                                                {185, 2923, 61}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     h200_float(m, n, k, &why);
     CHECK(why.find("K <= 32") == std::string::npos);
     CHECK(why.find("K <= 64") == std::string::npos);
+    CHECK(why.find("K <= 128") == std::string::npos);
   }
   // Without sm_90a the SIMT rule's choice stands.
   CHECK(h200_float(2000, 3001, 16, nullptr, false) != C::tf32_small_wsplit);

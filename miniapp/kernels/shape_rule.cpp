@@ -346,9 +346,10 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
 // kFloatSmallWavesMaxMn (or one of them past it and the other past kFloatThinWavesMinMn: a thin C),
 // the SIMT 64x64 tiles split by 1024 make fewer teams than their slots
 // (kFloatSmallTeamsPerSm per SM) and K >= kFloatSmallWavesMinK, a
-// 3xTF32 tile with K split into the slices that fill its waves in chunks of at least 128: the mma.sync
-// 64x64 register-path tile (tf32_small_wsplit: operands split in the K loop, one launch besides the
-// sum of the slices) where M N K < kFloatSmallRegMaxMnk, else the pre-split 64x128 wgmma tile
+// 3xTF32 tile with K split into the slices that fill its waves: the mma.sync 64x64 register-path
+// tile in chunks of at least 32 (tf32_small_wsplit: operands split in the K loop, one launch besides
+// the sum of the slices) where M N K < kFloatSmallRegMaxMnk (or the wider bounds below, from K =
+// kFloatSmallRegMinK), else the pre-split 64x128 wgmma tile in chunks of at least 128
 // (wgmma_pre64_wsplit: faster per flop, two launches more for the split of A and B). One H200,
 // 2026-11-28 (docs/performance.md, "Tensor cores, thirtieth round"), `tile: auto` medians, us, SIMT
 // 64x64 unsplit -> register 3xTF32 / pre-split 64x128 (cuBLAS SGEMM): 100 x 100 x 1000 61.3 -> 23.6
@@ -358,6 +359,21 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
 // 256: 85-151% of cuBLAS SGEMM). Where cuBLAS SGEMM runs at its floor (about 20 us), a split (two
 // launches) stays near 80% of it.
 constexpr long kFloatSmallWavesMinK = 257;
+// Forty-fourth round (one H200, 2026-12-02, `tile: auto` with cold operands, medians of two, ms; the
+// rule before -> the mma.sync tile split in chunks of at least 32 (cuBLAS SGEMM)): the chunk of 128
+// left each team eight K tiles at K 1024 waiting on DRAM; chunks of 32 (or 64, within 0.003 ms
+// everywhere) won on every small C of the round-30 deck up to 8.5e7 multiply-adds: 100 x 100 x 1000
+// 0.028 -> 0.020 (0.020), 64 x 247 x 1348 0.033 -> 0.022 (0.025), 400 x 64 x 512 0.026 -> 0.022
+// (0.024), 256 x 256 x 1000 (6.6e7, the 64x128 tile before) 0.029 -> 0.024 (0.025), 128 x 640 x
+// 1000 (8.2e7) 0.028 -> 0.025, 400 x 400 x 512 (8.2e7) 0.030 -> 0.026, 200 x 200 x 1500 0.029 ->
+// 0.027; the 64x128 tile stayed ahead from 9e7 (300 x 300 x 1000 0.028 against 0.028-0.030, 500 x
+// 500 x 1000 0.036 against 0.042). K 192-256 too, below kFloatSmallRegMaxMnk (the unsplit SIMT tile
+// before): 100 x 100 x 192 0.023 -> 0.019, 200 x 200 x 192 0.023 -> 0.019, 300 x 300 x 256 0.027
+// -> 0.021, 400 x 64 x 256 0.026 -> 0.019; at K 128 they tie (100 x 100 x 128 0.020 / 0.019), and
+// past it (600 x 600 x 256) the SIMT tile stays ahead (0.027 against 0.030).
+constexpr long kFloatSmallRegMinK = 192;
+constexpr double kFloatSmallRegWideMaxMnk = 8.5e7;
+constexpr long kFloatSmallRegWideMaxK = 1536;
 // Past kFloatSmallWavesMaxMn rows or columns (a thin C), the step only where the other side is over
 // kFloatThinWavesMinMn: there the 64x128 tile's wave split beat the SIMT tiles the rule took before
 // (thirty-first round, one H200, 2026-11-29, `tile: auto` medians, us, SIMT rule -> pre-split 64x128
@@ -392,7 +408,13 @@ bool thin_waves(long m, long n) {
 GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
   namespace rt = rule_tiles;
-  if (k < kFloatSmallWavesMinK || std::min(m, n) <= kSmallWavesMinMn ||
+  const double mnk = double(m) * double(n) * double(k);
+  // The mma.sync tile below kFloatSmallRegMaxMnk, or (M and N to kFloatSmallWavesMaxMn: measured on
+  // a small C only) below kFloatSmallRegWideMaxMnk with K to kFloatSmallRegWideMaxK; K
+  // kFloatSmallRegMinK-256 on that tile alone (the comments above).
+  const bool reg = mnk < kFloatSmallRegMaxMnk || (mnk < kFloatSmallRegWideMaxMnk && k <= kFloatSmallRegWideMaxK &&
+                                                  std::max(m, n) <= kFloatSmallWavesMaxMn);
+  if (k < kFloatSmallRegMinK || (k < kFloatSmallWavesMinK && !reg) || std::min(m, n) <= kSmallWavesMinMn ||
       (std::max(m, n) > kFloatSmallWavesMaxMn && std::min(m, n) <= kFloatThinWavesMinMn))
     return C::none;
   // The SIMT 64x64 tiles' teams split by their chunk (1024), as small_waves_choice counts the DMMA tiles'.
@@ -400,7 +422,6 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
   const long teams = tiles_of(rt::kFloatSmallSplitK, m, n) *
                      rule_split(rt::kFloatSmallSplitK, m, n, k, sizeof(float), simt_slots).slices;
   if (teams >= simt_slots) return C::none;
-  const bool reg = double(m) * double(n) * double(k) < kFloatSmallRegMaxMnk;
   const RuleTile& t = reg ? rt::kFloatTf32SmallWaves : rt::kFloatWgmmaPre64Waves;
   const int slices = rule_split(t, m, n, k, sizeof(float), (reg ? rt::kFloatTf32SmallTeamsPerSm : 1) * sms).slices;
   const std::string head = "3xTF32, small C (" + std::to_string(teams) + " SIMT 64x64 teams split by 1024): ";
@@ -432,6 +453,21 @@ constexpr double kFloatUnalignedCMinCells = 2e6;
 constexpr double kFloatOddCWgmmaCells = 1.5e7;
 constexpr long kFloatOddCWgmmaMaxK = 64;
 constexpr double kFloatOddCDeepMinCells = 6e6;
+// Past those bounds (forty-fourth round, one H200, 2026-12-02, `tile: auto` with cold operands, ms:
+// the SIMT tile the rule took -> the mma.sync 64x64 tile split in chunks of 32 / the pre-split
+// 128x128 wgmma tile (cuBLAS SGEMM)): K <= 64 from kFloatUnalignedCShortMinCells cells, the mma.sync
+// tile: 433 x 4501 x 17 0.038 -> 0.021 / 0.028 (0.025), 2658 x 917 x 48 0.048 -> 0.027 / 0.032
+// (0.033), 1200 x 1201 x 56 0.038 -> 0.024 / 0.026 (0.027), 300 x 5001 x 40 0.030 -> 0.022 / 0.027
+// (0.034), 1000 x 2001 x 33 0.041 -> 0.026 / 0.026 (0.035); K 65-kFloatUnalignedCWgmmaMaxK from
+// kFloatUnalignedCWgmmaMinCells cells, the 128x128 tile: 1352 x 1013 x 89 0.043 -> 0.029 / 0.025
+// (0.030), 2000 x 1501 x 100 0.056 -> 0.042 / 0.035 (0.040), 4177 x 175 x 94 0.034 -> 0.033 / 0.026
+// (0.034), 388 x 3173 x 118 0.038 -> 0.028 / 0.024 (0.028), 5000 x 301 x 80 0.039 -> 0.026 / 0.027
+// (0.035). Under 5.4e5 cells the SIMT tiles stay as fast (185 x 2923 x 61: 0.027, the two 0.027 and
+// 0.025). Aligned rows (N a multiple of 4) keep the SIMT tiles (2658 x 916 x 48 0.025, 1352 x 1012 x
+// 89 0.025).
+constexpr double kFloatUnalignedCShortMinCells = 1e6;
+constexpr long kFloatUnalignedCWgmmaMaxK = 128;
+constexpr double kFloatUnalignedCWgmmaMinCells = 7e5;
 
 /// The float step for C's rows not in 16-byte chunks at short K (the comment above); `none` where
 /// it declines.
@@ -451,6 +487,16 @@ GpuRuleChoice float_unaligned_c_choice(long m, long n, long k, std::string* why)
   if (odd && k <= kFloatOddCWgmmaMaxK && cells >= kFloatOddCDeepMinCells)
     return chose(C::wgmma_big,
                  "3xTF32, N odd and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
+                     ": 128x128 tiles on wgmma, operands split once" + tail,
+                 why);
+  if (k <= kFloatOddCWgmmaMaxK && cells >= kFloatUnalignedCShortMinCells)
+    return chose(C::tf32_small_wsplit,
+                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
+                     ": 64x64 tiles on mma.sync, K split in chunks of at least 32" + tail,
+                 why);
+  if (k <= kFloatUnalignedCWgmmaMaxK && cells >= kFloatUnalignedCWgmmaMinCells)
+    return chose(C::wgmma_big,
+                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatUnalignedCWgmmaMaxK) +
                      ": 128x128 tiles on wgmma, operands split once" + tail,
                  why);
   return C::none;
@@ -1084,6 +1130,18 @@ namespace {
 //     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
 constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192, kRowsNT96LongKMinN = 2000;
 
+/// The C^T tile of 80 rows (`t80`) or 96 with K split into the slices that fill its waves, `head`
+/// leading the reason.
+GpuRuleChoice rows_t_chose(bool t80, long m, long n, long k, long sms, const std::string& head, std::string* why) {
+  namespace rt = rule_tiles;
+  const RuleTile& t = t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96;
+  const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
+  return chose(t80 ? GpuRuleChoice::wgmma_t80 : GpuRuleChoice::wgmma_t96,
+               head + "C^T tiles of " + std::to_string(t.bm) + " x 64 (C's rows as wgmma's N): " +
+                   waves_split_text(slices),
+               why);
+}
+
 /// The C^T step (the comment above); `none` where it declines.
 GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) {
   using C = GpuRuleChoice;
@@ -1095,13 +1153,34 @@ GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) 
   if (!short_k && !long_k) return C::none;
   if (m > rt::kFloatWgmmaT96.bm)
     return inloop_chose(m, n, k, sms, ", operands split in the K loop (65-128 rows, K 64-256)", why);
-  const bool t80 = m <= rt::kFloatWgmmaT80.bm;
-  const RuleTile& t = t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96;
-  const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
-  return chose(t80 ? C::wgmma_t80 : C::wgmma_t96,
-               "3xTF32 on wgmma, C^T tiles of " + std::to_string(t.bm) +
-                   " x 64 (C's rows as wgmma's N): " + waves_split_text(slices),
-               why);
+  return rows_t_chose(m <= rt::kFloatWgmmaT80.bm, m, n, k, sms, "3xTF32 on wgmma, ", why);
+}
+
+// A small C over a long K (forty-fourth round): M 65 to kLongKRowsTMaxM (three rows of the 96-row
+// tiles; measured to 260), N to kFloatSmallWavesMaxMn, K from
+// kLongKRowsTMinK, where the 128x128 tiles cover C to less than kLongKRowsTMaxUse: the C^T tile
+// (80 or 96 rows, whichever pads M less; 80 on a tie) with K split into the slices that fill its
+// waves. One H200, 2026-12-02, `tile: auto` with cold operands, ms: the rule before -> the C^T tile
+// (the in-loop 128x128 wave split; cuBLAS SGEMM): 68 x 213 x 15525 0.062 (the 64x128 tile) -> 0.040
+// (0.041; 0.046), 80 x 80 x 200000 0.158 (SIMT 96x96 by 1024) -> 0.138 (0.144; 0.174), 150 x 150 x
+// 100000 0.317 -> 0.195 (0.247; 0.222), 260 x 152 x 60000 0.293 -> 0.188 (t96; 0.219; 0.218), 260 x
+// 152 x 20000 0.105 (pre-split 128x128) -> 0.075 (t96; 0.090; 0.091). Where the 128x128 tiles cover
+// more the in-loop tile wins (200 x 200 x 50000, 61%: 0.135 against 0.181; 300 x 100 x 40000 0.094
+// against 0.106; 128 x 256 x 30000 0.065 against 0.090), and at K 8000 and under the rule's tiles
+// (65 x 128 x 8000 0.027 against 0.032, 72 x 195 x 3804 0.027 against 0.031).
+constexpr long kLongKRowsTMinK = 15000;
+constexpr long kLongKRowsTMaxM = 288;
+constexpr double kLongKRowsTMaxUse = 0.5;
+
+/// The long-K small-C step (the comment above); `none` where it declines.
+GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string* why) {
+  namespace rt = rule_tiles;
+  if (k < kLongKRowsTMinK || m <= 64 || m > kLongKRowsTMaxM || n > kFloatSmallWavesMaxMn ||
+      use_of(rt::kFloatWgmma, tiles_of(rt::kFloatWgmma, m, n), m, n) >= kLongKRowsTMaxUse)
+    return GpuRuleChoice::none;
+  const auto row_use = [m](const RuleTile& t) { return double(m) / double(((m + t.bm - 1) / t.bm) * t.bm); };
+  const bool t80 = row_use(rt::kFloatWgmmaT80) >= row_use(rt::kFloatWgmmaT96);
+  return rows_t_chose(t80, m, n, k, sms, "3xTF32 on wgmma, a small C over a long K: ", why);
 }
 
 }  // namespace
@@ -1115,6 +1194,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const long sms = sm_count;
   if (!is_double && sm90a)
     if (const C c = rows_n_choice(m, n, k, sms, why); c != C::none) return c;
+  if (!is_double && sm90a)
+    if (const C c = long_k_rows_t_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
     if (const C c = wgmma_choice(m, n, k, sms, mem_bandwidth,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),

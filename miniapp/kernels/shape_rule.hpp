@@ -128,9 +128,9 @@ inline constexpr RuleTile kDoubleMmaSmallDeep{64, 64, 0};
 /// The pre-split 3xTF32 wgmma tile 64 rows high (wgmma_pre64_wsplit; one team per SM, two where
 /// each team takes one K tile: GpuWgmmaTile::one_tile_scratch) and the
 /// 3xTF32 mma.sync 64x64 tile (tf32_small_wsplit; kFloatTf32SmallTeamsPerSm), K split into the
-/// slices that fill their waves.
+/// slices that fill their waves, in chunks of at least 128 and 32 (forty-fourth round).
 inline constexpr RuleTile kFloatWgmmaPre64Waves{64, 128, 128, true};
-inline constexpr RuleTile kFloatTf32SmallWaves{64, 64, 128, true};
+inline constexpr RuleTile kFloatTf32SmallWaves{64, 64, 32, true};
 /// The float SIMT small tile with K split into the slices that fill its waves in chunks of at
 /// least 256 (small_wsplit; kFloatSmallTeamsPerSm teams per SM).
 inline constexpr RuleTile kFloatSmallWaves{64, 64, 256, true};
@@ -288,9 +288,10 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// and the 64x64 tiles fill at most 2.5 waves of two per SM, the 64x64 tile split by 1024
 /// (dmma_small_splitk; thirty-second round). With `sm90a`, float with M and N 17-1024 (or a thin C: one of them past
 /// 1024, the other past 64; thirty-first round) and K >= 257 that wgmma_choice declines, where the SIMT 64x64 tiles
-/// split by 1024 make fewer teams than their slots: 3xTF32 with K split into the slices that fill the waves in chunks
-/// of at least 128, on the mma.sync 64x64 tile (tf32_small_wsplit) below 4.8e7 multiply-adds, else on the pre-split
-/// 64x128 wgmma tile (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
+/// split by 1024 make fewer teams than their slots: 3xTF32 with K split into the slices that fill the waves, on the
+/// mma.sync 64x64 tile in chunks of at least 32 (tf32_small_wsplit) below 4.8e7 multiply-adds (or, M and N to
+/// 1024, below 8.5e7 with K to 1536; from K 192 where it is taken; forty-fourth round), else on the pre-split 64x128
+/// wgmma tile in chunks of at least 128 (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
 /// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows)
 /// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
@@ -299,13 +300,16 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (thirty-sixth and thirty-seventh rounds): the 3xTF32 tiles, which store C in pairs (N even) or through
 /// scratch by whole rows (N odd). K <= 32 and 2e6 cells of C: with N odd from 1.5e7 cells the pre-split 64x128
 /// wgmma tile (wgmma_pre64_wsplit), else the mma.sync 64x64 tile (tf32_small_wsplit; one slice); N odd, K
-/// 33-64, from 6e6 cells: the pre-split 128x128 wgmma tile (wgmma_big). Float C of 65-128 rows
+/// 33-64, from 6e6 cells: the pre-split 128x128 wgmma tile (wgmma_big); past those (forty-fourth round), K <= 64
+/// from 1e6 cells the mma.sync 64x64 tile, K 65-128 from 7e5 cells the pre-split 128x128 tile. Float C of 65-128 rows
 /// against more than 1024 columns, with `sm90a`, before every step above but the GEMV-like ones
 /// (thirty-ninth round): K 64-256 over more than 8192 columns, the C^T tiles (C's rows as wgmma's
 /// N, K split into the slices that fill their waves of two teams per SM) of 80 rows to M 80
 /// (wgmma_t80) and of 96 to M 96 (wgmma_t96), past that the in-loop 128x128 tile
 /// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
-/// 96-row one to M 96 (fortieth round).
+/// 96-row one to M 96 (fortieth round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
+/// from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads M
+/// less, K split in waves.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);

@@ -363,18 +363,19 @@ using FloatWgmmaPre64SplitK2048 = GpuWgmmaTile<64, 128, 1, 2048, 8, false, 3, tr
 using FloatWgmmaPre64Waves = WaveSplit<GpuWgmmaTile<64, 128, 1, 256, 8, false, 3, true>>;
 /// For a small C (issue 21, thirtieth round; shape_rule.cpp, float_small_waves_choice): the pre-split
 /// 64x128 tile and the 3xTF32 register-path 64x64 tile (operands split in the K loop, three teams
-/// per SM) with K split into the slices that fill their waves in chunks of at least 128, the
-/// rule's wgmma_pre64_wsplit and tf32_small_wsplit (both also the rule's for C's rows not in 16-byte
-/// chunks at K <= 32, where the first runs two teams per SM on one stage of scratch:
-/// GpuWgmmaTile::one_tile_scratch); the SIMT small tile split by 256 (not in the
-/// rule: as fast as these below K = 256, where the unsplit SIMT tile is too).
+/// per SM) with K split into the slices that fill their waves in chunks of at least 128: the
+/// rule's wgmma_pre64_wsplit (also the rule's for C's rows not in 16-byte chunks at K <= 32, where
+/// it runs two teams per SM on one stage of scratch: GpuWgmmaTile::one_tile_scratch), and the
+/// register-path tile the rule took before the forty-fourth round (now its chunk-32 form, below);
+/// the SIMT small tile split by 256 (not in the rule).
 using FloatWgmmaPre64Waves128 = WaveSplit<GpuWgmmaTile<64, 128, 1, 128, 8, false, 3, true>>;
 using FloatTf32SmallWaves128 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 128, 8>>;
 /// The same tile with K split in chunks of at least 32 and 64: more teams, each with fewer K tiles,
 /// for a small C whose A and B come from DRAM (the timed repetitions rotate copies out of L2), where
 /// a team's K loop waits on each K tile's loads (two to four K tiles a team instead of eight at
-/// K 512). Not in the rule: candidates for `tile: auto`, to measure (docs/performance.md, "Tensor
-/// cores, forty-third round").
+/// K 512). The chunk of 32 is the rule's tf32_small_wsplit since the forty-fourth round (faster
+/// than 128 on every small C measured, 64 within 0.003 ms of it: docs/performance.md); 128 and 64
+/// stay as `tile: auto` candidates.
 using FloatTf32SmallWaves32 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 32, 8>>;
 using FloatTf32SmallWaves64 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 3, 64, 8>>;
 /// Ladder: the same with the slices summed inside the launch (LastTeamSum; slower, as for double).
@@ -475,9 +476,9 @@ static_assert(detail::has_rule_tile<FloatWgmmaRowsN<80>>(rule_tiles::kFloatWgmma
                   detail::has_rule_tile<FloatWgmmaRowsN<96>>(rule_tiles::kFloatWgmmaT96) &&
                   FloatWgmmaRowsN<80>::min_blocks == rule_tiles::kFloatWgmmaRowsNTeamsPerSm,
               "FloatWgmmaRowsN vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<FloatTf32SmallWaves128>(rule_tiles::kFloatTf32SmallWaves) &&
-                  FloatTf32SmallWaves128::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
-              "FloatTf32SmallWaves128 vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<FloatTf32SmallWaves32>(rule_tiles::kFloatTf32SmallWaves) &&
+                  FloatTf32SmallWaves32::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
+              "FloatTf32SmallWaves32 vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatSmallWaves256>(rule_tiles::kFloatSmallWaves) &&
                   FloatSmallWaves256::min_blocks == rule_tiles::kFloatSmallTeamsPerSm,
               "FloatSmallWaves256 vs shape_rule.hpp");
@@ -636,8 +637,8 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   if constexpr (kGpuTensorCores) {
     v.push_back(mma_variant<FloatTf32Big, Space, T>());
     v.push_back(mma_variant<FloatTf32Small, Space, T>());
-    v.push_back(mma_variant<FloatTf32SmallWaves128, Space, T>(R::tf32_small_wsplit));
-    v.push_back(mma_variant<FloatTf32SmallWaves32, Space, T>());
+    v.push_back(mma_variant<FloatTf32SmallWaves128, Space, T>());
+    v.push_back(mma_variant<FloatTf32SmallWaves32, Space, T>(R::tf32_small_wsplit));
     v.push_back(mma_variant<FloatTf32SmallWaves64, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32SmallWaves128Sum, Space, T>());
     if constexpr (kLadderVariants) v.push_back(mma_variant<FloatTf32Wide, Space, T>());
