@@ -447,11 +447,14 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
       // Odd N or K against at most 192 rows or columns of C, or in a GEMM under 5e8 M·N·K (the copy
       // would cost more than it saves: CopyRule::dmma, A copied along N, B along M): the
-      // register-path tiles.
+      // register-path tiles; but a thin C of 65-192 rows over N >= 4096 and K >= 4000 (192 x 4097 x
+      // 4096), the deep 96x96 tile reading B in place (forty-fourth round, below).
       {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 96, 97, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 33, 8191, 65537, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 192, 4097, 4096, 132, C::dmma_small_splitk, kDmmaSplit},
+      {true, 192, 4097, 4096, 132, C::dmma_mid_splitk_deep,
+       "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async stages, "
+       "operands the copy bounds leave in place read in place"},
       {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 4097, 192, 4097, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep, kDeepSplit},
@@ -570,6 +573,27 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   CHECK(mmapp::gpu_shape_rule(true, 1024, 1024, 4096, 132, nullptr, true, true, false) != C::dmma_deep_ws_sk);
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
+  // A thin C over a long K with B left unaligned in place (N odd, 192 rows or fewer; forty-fourth
+  // round): M 65-192 where 96-row tiles pad M no more than 64-row ones, N >= 4096, K >= 4000: the
+  // deep 96x96 tile split by 1024, reading B in place. Not at 100 rows (192 against 128), 64 rows,
+  // K under 4000, N under 4096, B aligned (N even: the deep tiles' own steps), nor without the deep
+  // tiles.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {160, 8191, 6000}, {192, 6001, 4000}, {78, 7255, 5502}, {130, 7001, 4000}, {96, 8191, 4096}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_splitk_deep);
+    CHECK(why == "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async "
+                 "stages, operands the copy bounds leave in place read in place");
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {100, 6001, 6000}, {64, 8191, 6000}, {160, 8191, 3999}, {160, 4095, 6000}, {160, 8192, 6000}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true);
+    CHECK(why.find("a thin C over a long K") == std::string::npos);
+  }
+  CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_splitk_deep);
 }
 
 TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice, never DMMA", "[rule]") {

@@ -943,6 +943,25 @@ bool inplace_deep_wave(long m, long n, long k, long sms) {
          tiles <= rule_tiles::kDmmaSmallDeepTeamsPerSm * sms;
 }
 
+// A thin C over a long K whose unaligned operand the copy bounds leave in place (B with N odd, reused
+// along 192 rows or fewer; forty-fourth round): M 65-kDmmaThinMidMaxM where the 96-row tiles pad M no
+// more than the 64-row ones, N from kDmmaThinMidMinN, K from kDmmaThinMidMinK: the deep 96x96 tile
+// split by 1024, reading that operand in place, rather than the register path's tiles. One H200,
+// 2026-12-02, `tile: auto` with cold operands, ms: the rule before -> the 96x96 tile (the deep
+// 64x64 tile's best; cuBLAS DGEMM): 160 x 8191 x 6000 0.727 (128x64, register path) -> 0.562
+// (0.603; 0.473), 192 x 6001 x 4000 0.358 (64x64 split by 1024) -> 0.300 (0.335; 0.256), 78 x 7255
+// x 5502 0.395 (64x64 wave split) -> 0.267 (0.348; 0.287). On aligned operands the rule's deep tiles
+// stand (150 x 6000 x 6000, 192 x 3000 x 8000: the 64x64 deep tile within 10% of the 96x96 tile or
+// ahead of it).
+constexpr long kDmmaThinMidMaxM = 192;
+constexpr long kDmmaThinMidMinN = 4096;
+constexpr long kDmmaThinMidMinK = 4000;
+bool thin_inplace_mid(long m, long n, long k) {
+  const auto padded = [m](long rows) { return ((m + rows - 1) / rows) * rows; };
+  return m > 64 && m <= kDmmaThinMidMaxM && padded(96) <= padded(64) && n >= kDmmaThinMidMinN &&
+         k >= kDmmaThinMidMinK;
+}
+
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
 /// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
 GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, bool deep, bool sm90a, std::string* why) {
@@ -1218,6 +1237,11 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
       return chose(C::dmma_small_splitk_deep,
                    "FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register path), 3 "
                    "cp.async stages, operands the copy bounds leave in place read in place",
+                   why);
+    if (deep_tiles && !deep && thin_inplace_mid(m, n, k))
+      return chose(C::dmma_mid_splitk_deep,
+                   "FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async stages, "
+                   "operands the copy bounds leave in place read in place",
                    why);
     const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
