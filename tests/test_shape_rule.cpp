@@ -1364,16 +1364,23 @@ TEST_CASE("GPU shape rule, float with C's rows not in 16-byte chunks at short K:
   for (const auto& [m, n, k] :
        std::vector<std::array<long, 3>>{{3229, 9109, 16}, {3229, 9109, 32}, {6000, 6001, 24}, {8000, 4001, 1}})
     is(C::wgmma_pre64_wsplit, m, n, k, "N odd and K <= 32: 64x128 tiles on wgmma");
-  // N even but not a multiple of 4: pairs, the 64x64 tile at any size.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9110, 16}, {1500, 1502, 32}, {8000, 4002, 8}})
-    is(C::tf32_small_wsplit, m, n, k, "N not a multiple of 4 and K <= 32: 64x64 tiles on mma.sync");
+  // N even but not a multiple of 4: staged as N odd since the forty-fourth round, the same bounds.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9110, 16}, {8000, 4002, 8}})
+    is(C::wgmma_pre64_wsplit, m, n, k, "N not a multiple of 4 and K <= 32: 64x128 tiles on wgmma");
+  is(C::tf32_small_wsplit, 1500, 1502, 32, "N not a multiple of 4 and K <= 32: 64x64 tiles on mma.sync");
+  is(C::wgmma_big, 3229, 9110, 48, "N not a multiple of 4 and K <= 64: 128x128 tiles on wgmma");
+  {
+    std::string why;
+    h200_float(3229, 9110, 16, &why);
+    CHECK(why.find("C staged in scratch and stored by whole rows") != std::string::npos);
+  }
   // N odd, K 33-64, 6e6 cells or more: the pre-split 128x128 wgmma tile.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3229, 9109, 48}, {2000, 3001, 64}, {2000, 3001, 33}})
     is(C::wgmma_big, m, n, k, "N odd and K <= 64: 128x128 tiles on wgmma");
   // Past those bounds (forty-fourth round), N not a multiple of 4: K <= 64 from 1e6 cells, the
   // mma.sync tile; K 65-128 from 7e5 cells, the pre-split 128x128 wgmma tile.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {2658, 917, 48}, {1200, 1201, 56}, {2000, 3002, 33}, {1999, 3001, 64}, {433, 4501, 17}, {1413, 1413, 16}})
+           {2658, 917, 48}, {1200, 1201, 56}, {1500, 1502, 40}, {1999, 3001, 64}, {433, 4501, 17}, {1413, 1413, 16}})
     is(C::tf32_small_wsplit, m, n, k, "and K <= 64: 64x64 tiles on mma.sync, K split in chunks of at least 32");
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {1352, 1013, 89}, {2000, 3001, 65}, {4177, 175, 94}, {388, 3173, 118}, {5000, 301, 80}, {2000, 1502, 100}})

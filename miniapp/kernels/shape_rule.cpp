@@ -432,13 +432,16 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
 
 // Float with C's rows not in 16-byte chunks (N not a multiple of 4), so that the SIMT tiles store
 // C element by element, and short K, where the store of C sets the time: the 3xTF32 tiles, which
-// store pairs (N even) or stage their C tile in scratch and store whole rows (N odd: StagedC).
+// stage their C tile in scratch and store whole rows (StagedC; N even stored pairs before the
+// forty-fourth round, N = 2 mod 4 cutting most sectors in two: WarpGemmParams::stages_rows).
 //   - K <= kFloatUnalignedCMaxK, at least kFloatUnalignedCMinRows rows and kFloatUnalignedCMinCells
-//     cells of C: with N odd from kFloatOddCWgmmaCells cells the pre-split 64x128 wgmma tile
+//     cells of C: from kFloatOddCWgmmaCells cells the pre-split 64x128 wgmma tile
 //     (wgmma_pre64_wsplit; one K tile per team, so one stage of scratch and two teams per SM), else
 //     the mma.sync 64x64 tile (tf32_small_wsplit); K <= 32 makes one slice.
-//   - N odd, K up to kFloatOddCWgmmaMaxK, from kFloatOddCDeepMinCells cells: the pre-split 128x128
-//     wgmma tile (wgmma_big).
+//   - K up to kFloatOddCWgmmaMaxK, from kFloatOddCDeepMinCells cells: the pre-split 128x128 wgmma
+//     tile (wgmma_big).
+// These bounds were measured on N odd (N even then stored pairs, the mma.sync tile ahead at any size:
+// 3229 x 9110 x 16 below); N even takes them since its C is staged too, not yet measured so.
 // One H200, 2026-11-29 (docs/performance.md, "Tensor cores, thirty-seventh round", `tile: auto`, ms:
 // the SIMT tile the rule took, the 64x64 mma.sync tile, the 64x128 wgmma tile; cuBLAS SGEMM):
 // 3229 x 9109 x 16 -, 0.129, 0.117 (0.083); 3229 x 9109 x 32 0.179, -, 0.114 (0.105); 6000 x 6001 x
@@ -475,18 +478,19 @@ GpuRuleChoice float_unaligned_c_choice(long m, long n, long k, std::string* why)
   using C = GpuRuleChoice;
   const double cells = double(m) * double(n);
   if (n % 4 == 0 || m < kFloatUnalignedCMinRows) return C::none;
-  const bool odd = n % 2 != 0;
-  const std::string rows = odd ? "N odd" : "N not a multiple of 4";
-  const std::string tail = odd ? ", C staged in scratch and stored by whole rows" : ", C stored in pairs";
+  // N even but not a multiple of 4 as N odd: both stage C (WarpGemmParams::stages_rows) since the
+  // forty-fourth round; before, N even stored pairs and took the mma.sync tile at any size.
+  const std::string rows = n % 2 != 0 ? "N odd" : "N not a multiple of 4";
+  const std::string tail = ", C staged in scratch and stored by whole rows";
   if (k <= kFloatUnalignedCMaxK && cells >= kFloatUnalignedCMinCells) {
     const std::string head = "3xTF32, " + rows + " and K <= " + std::to_string(kFloatUnalignedCMaxK) + ": ";
-    return odd && cells >= kFloatOddCWgmmaCells
+    return cells >= kFloatOddCWgmmaCells
                ? chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why)
                : chose(C::tf32_small_wsplit, head + "64x64 tiles on mma.sync" + tail, why);
   }
-  if (odd && k <= kFloatOddCWgmmaMaxK && cells >= kFloatOddCDeepMinCells)
+  if (k <= kFloatOddCWgmmaMaxK && cells >= kFloatOddCDeepMinCells)
     return chose(C::wgmma_big,
-                 "3xTF32, N odd and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
+                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
                      ": 128x128 tiles on wgmma, operands split once" + tail,
                  why);
   if (k <= kFloatOddCWgmmaMaxK && cells >= kFloatUnalignedCShortMinCells)

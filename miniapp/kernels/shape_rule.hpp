@@ -297,9 +297,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
 /// that fill its waves in chunks of at least 256 (small_wsplit). Float with N not a multiple of 4 (C's rows not in
 /// 16-byte chunks, which the SIMT tiles then store element by element), at least 128 rows, with `sm90a`
-/// (thirty-sixth and thirty-seventh rounds): the 3xTF32 tiles, which store C in pairs (N even) or through
-/// scratch by whole rows (N odd). K <= 32 and 2e6 cells of C: with N odd from 1.5e7 cells the pre-split 64x128
-/// wgmma tile (wgmma_pre64_wsplit), else the mma.sync 64x64 tile (tf32_small_wsplit; one slice); N odd, K
+/// (thirty-sixth, thirty-seventh and forty-fourth rounds): the 3xTF32 tiles, which store C through scratch by
+/// whole rows. K <= 32 and 2e6 cells of C: from 1.5e7 cells the pre-split 64x128
+/// wgmma tile (wgmma_pre64_wsplit), else the mma.sync 64x64 tile (tf32_small_wsplit; one slice); K
 /// 33-64, from 6e6 cells: the pre-split 128x128 wgmma tile (wgmma_big); past those (forty-fourth round), K <= 64
 /// from 1e6 cells the mma.sync 64x64 tile, K 65-128 from 7e5 cells the pre-split 128x128 tile. Float C of 65-128 rows
 /// against more than 1024 columns, with `sm90a`, before every step above but the GEMV-like ones

@@ -422,7 +422,8 @@ struct MmaScratch {
   /// True when the stages need more than the default 48 KiB (the opt-in patch).
   static constexpr bool optin = bytes > default_limit;
   /// The C tile staged over the stages for the row-wise epilogue where C's
-  /// rows take no pairs (StagedC, store_staged_rows). Not on warp-specialized
+  /// rows take no pairs or no 16-byte chunks (WarpGemmParams::stages_rows;
+  /// StagedC, store_staged_rows). Not on warp-specialized
   /// tiles: their producers leave before the epilogue, so no team barrier there.
   using Staged = StagedC<Cfg::BM, Cfg::BN, Cfg::team_size, T>;
   static constexpr bool stage_c = Cfg::producers == 0 && Staged::fits;
@@ -813,7 +814,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   const AlignedOperands<Space, T, CopyRule::dmma> ops(
       space, args, Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
-  params.scratch_bytes = Scratch::Staged::launch_bytes(Scratch::bytes, Scratch::stage_c && !params.pair_o);
+  params.scratch_bytes = Scratch::Staged::launch_bytes(Scratch::bytes, Scratch::stage_c && params.stages_rows());
   params.tail_head = sk.active() ? sk.head : tail.head;
   params.tail_slices = tail.slices;
   params.tail_kc = tail.kc;
@@ -975,8 +976,9 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
             }
           }
           if constexpr (Scratch::stage_c) {
-            if (!params.pair_o) {
-              // C's rows take no pairs (N odd): the tile through scratch, stored by whole rows.
+            if (params.stages_rows()) {
+              // C's rows take no pairs (N odd) or no 16-byte chunks: the tile through scratch, stored by
+              // whole rows.
               constexpr int ld = Scratch::Staged::ld;
               detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
                   team, st.smem, ld, params, slice, sg.bm, sg.bn, tid,

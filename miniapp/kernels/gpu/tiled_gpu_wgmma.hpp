@@ -40,7 +40,8 @@
 //     warp/ws_pipeline.hpp). Slower than the register path (the raw slots'
 //     scratch traffic, half the threads splitting): ladder variants only.
 //   - epilogue: C = acc + dc * 2^-11 in pairs of adjacent columns
-//     (pair_store); where C's rows take no pairs (N odd), the team stages
+//     (pair_store); where C's rows take no pairs (N odd) or no 16-byte
+//     chunks (float N = 2 mod 4: WarpGemmParams::stages_rows), the team stages
 //     its C tile in scratch over the stages and stores it by whole rows
 //     (StagedC, store_staged_rows; not on ws teams). Where every team takes
 //     one K tile, the launch asks for one stage of scratch
@@ -177,7 +178,8 @@ struct GpuWgmmaTile {
   static constexpr std::size_t scratch_bytes =
       std::size_t(stages * stage_bytes + raw_slots * raw_bytes + barrier_bytes + detail::kWgmmaAtomBytes);
   /// The C tile staged over the stages for the row-wise epilogue where C's
-  /// rows take no pairs (N odd: StagedC, store_staged_rows). Not on ws
+  /// rows take no pairs or no 16-byte chunks (WarpGemmParams::stages_rows:
+  /// N odd, float N = 2 mod 4; StagedC, store_staged_rows). Not on ws
   /// teams: their producers leave before the epilogue (no team barrier).
   using Staged = detail::StagedC<BM, BN, team_size, float>;
   static constexpr bool stage_c = !Producer_;
@@ -1041,10 +1043,10 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
               }
             }
             if constexpr (Cfg::stage_c) {
-              if (Cfg::rows_n || !params.pair_o) {
-                // A C^T tile, or C's rows take no pairs (N odd): the tile through scratch, stored by whole
-                // rows (each warpgroup has waited for its own wgmma, so past the first barrier the stages
-                // are free).
+              if (Cfg::rows_n || params.stages_rows()) {
+                // A C^T tile, or C's rows take no pairs (N odd) or no 16-byte chunks: the tile through
+                // scratch, stored by whole rows (each warpgroup has waited for its own wgmma, so past the
+                // first barrier the stages are free).
                 detail::store_through_scratch<Cfg::BM, Cfg::BN, Cfg::team_size>(
                     team, reinterpret_cast<float*>(smem), Cfg::Staged::ld, params, slice, bm, bn, tid,
                     [&](float* const s) { detail::wgmma_stage_c<Cfg>(s, wg, w, lane, acc, dc); });

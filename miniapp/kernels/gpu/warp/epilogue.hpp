@@ -85,7 +85,8 @@ inline constexpr int kStagedRowsBatchBytes = 64;
 
 /// Thread `tid`'s share of a team's row-wise store of a BM x BN tile staged
 /// in scratch (row-major, pitch lds elements; the tensor-core epilogue where
-/// out's rows do not take pairs, N odd): out(bm + r, bn + c) <- s[r lds + c]
+/// out's rows take no pairs or no 16-byte chunks: WarpGemmParams::stages_rows):
+/// out(bm + r, bn + c) <- s[r lds + c]
 /// (+ beta * out when S == 1 and beta != 0) for bm + r < M and bn + c < N,
 /// out, ldo, M, N, S and beta from p (WarpGemmParams), slice as Epilogue::store.
 /// The team's TeamSize threads (a multiple of BN) take the tile's elements in

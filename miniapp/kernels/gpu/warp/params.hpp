@@ -66,6 +66,16 @@ struct WarpGemmParams {
   /// Whether an epilogue adds beta * C: to C itself (S == 1; the reduce
   /// applies beta otherwise), and only where beta != 0 (C is not read then).
   KOKKOS_INLINE_FUNCTION bool scales_c() const { return slices == 1 && beta != T(0); }
+  /// Whether a tensor-core team that can stage its C tile in scratch
+  /// (StagedC) stores it so, by whole rows, rather than in pairs from its
+  /// fragments: out's rows take no pairs (pair_o false: N odd), or they are
+  /// not in 16-byte chunks (ldo not a multiple of 16 / sizeof(T): float N
+  /// = 2 mod 4), where a warp's pairs cut most 32-byte sectors in two. One
+  /// H200, 2026-12-02 (docs/performance.md, "Tensor cores, forty-fourth
+  /// round"), `tile: auto`, ms, N = 9110 in pairs against N = 9111 staged,
+  /// float 3229 x N x 16: the pre-split 64x128 wgmma tile 0.117 / 0.081,
+  /// the mma.sync 64x64 tile 0.116 / 0.093 (cuBLAS SGEMM 0.077-0.100).
+  KOKKOS_INLINE_FUNCTION bool stages_rows() const { return !pair_o || ldo % (16 / long(sizeof(T))) != 0; }
 };
 
 static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
