@@ -894,7 +894,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // A small C over a long K (forty-fourth round): M 65-288, N to 1024, K from 15000, the 128x128
   // tiles under half used: the C^T tile that pads M less (80 rows on a tie), K split in waves;
   // not past 288 rows (300 x 148 x 50000: the in-loop split above), at half use or more (200 x 200 x
-  // 50000, 128 x 256 x 30000), nor under K 15000 (65 x 128 x 8000: the small-C step).
+  // 50000, 128 x 256 x 30000), nor under K 15000 (65 x 128 x 8000: the small-C step), nor where
+  // the C^T tile pads M nearly as much as the 128-row tile (200 x 148 x 100000: 0.83 against 0.78).
   CHECK(h200(68, 213, 15525, true, &why) == C::wgmma_t80);
   CHECK(why.find("3xTF32 on wgmma, a small C over a long K: C^T tiles of 80 x 64") != std::string::npos);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{80, 80, 200000}, {150, 150, 100000}, {140, 140, 300000}})
@@ -902,7 +903,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{260, 152, 60000}, {96, 148, 100000}, {260, 152, 20000}})
     CHECK(h200(m, n, k, true) == C::wgmma_t96);
   for (const auto& [m, n, k] :
-       std::vector<std::array<long, 3>>{{300, 148, 50000}, {200, 200, 50000}, {128, 256, 30000}, {65, 128, 8000}}) {
+       std::vector<std::array<long, 3>>{
+           {300, 148, 50000}, {200, 200, 50000}, {128, 256, 30000}, {65, 128, 8000}, {200, 148, 100000}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) != C::wgmma_t80);
     CHECK(h200(m, n, k, true) != C::wgmma_t96);

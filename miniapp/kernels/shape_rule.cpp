@@ -1190,8 +1190,12 @@ GpuRuleChoice rows_n_choice(long m, long n, long k, long sms, std::string* why) 
 // 152 x 20000 0.105 (pre-split 128x128) -> 0.075 (t96; 0.090; 0.091). Where the 128x128 tiles cover
 // more the in-loop tile wins (200 x 200 x 50000, 61%: 0.135 against 0.181; 300 x 100 x 40000 0.094
 // against 0.106; 128 x 256 x 30000 0.065 against 0.090), and at K 8000 and under the rule's tiles
-// (65 x 128 x 8000 0.027 against 0.032, 72 x 195 x 3804 0.027 against 0.031).
+// (65 x 128 x 8000 0.027 against 0.032, 72 x 195 x 3804 0.027 against 0.031). Nor where the C^T
+// tile pads M nearly as much as the 128-row tile (its use of M under kLongKRowsTMinRowGain times
+// the 128-row tile's): 200 x 148 x 100000 (0.83 against 0.78 of the rows) took 7.7% longer on the
+// 80-row tile than on the in-loop 128x128 one (the round's check at 7a48f42, the audit decks).
 constexpr long kLongKRowsTMinK = 15000;
+constexpr double kLongKRowsTMinRowGain = 1.2;
 constexpr long kLongKRowsTMaxM = 288;
 constexpr double kLongKRowsTMaxUse = 0.5;
 
@@ -1203,6 +1207,8 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
     return GpuRuleChoice::none;
   const auto row_use = [m](const RuleTile& t) { return double(m) / double(((m + t.bm - 1) / t.bm) * t.bm); };
   const bool t80 = row_use(rt::kFloatWgmmaT80) >= row_use(rt::kFloatWgmmaT96);
+  if (row_use(t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96) < kLongKRowsTMinRowGain * row_use(rt::kFloatWgmma))
+    return GpuRuleChoice::none;
   return rows_t_chose(t80, m, n, k, sms, "3xTF32 on wgmma, a small C over a long K: ", why);
 }
 

@@ -309,7 +309,7 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
 /// 96-row one to M 96 (fortieth round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
 /// from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads M
-/// less, K split in waves.
+/// less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
