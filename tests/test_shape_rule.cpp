@@ -817,6 +817,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     CHECK(h200(m, n, k, true) == C::tf32_small_wsplit);
   }
   CHECK(h200(600, 600, 256, true) == h200(600, 600, 256, false));
+  CHECK(h200(100, 2000, 200, true) == h200(100, 2000, 200, false));  // K under 257 on a small C only
   CHECK(h200(100, 100, 128, true) == h200(100, 100, 128, false));
   // A thin C (thirty-first round): M or N past 1024, the other past 64, few SIMT teams, where
   // wgmma_choice declines: the same step (1100 x 100 x 1000: 18 x 2 tiles, one slice by 1024, on 528
@@ -898,9 +899,11 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // the C^T tile pads M nearly as much as the 128-row tile (200 x 148 x 100000: 0.83 against 0.78).
   CHECK(h200(68, 213, 15525, true, &why) == C::wgmma_t80);
   CHECK(why.find("3xTF32 on wgmma, a small C over a long K: C^T tiles of 80 x 64") != std::string::npos);
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{80, 80, 200000}, {150, 150, 100000}, {140, 140, 300000}})
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{80, 80, 200000}, {150, 150, 100000}, {140, 140, 300000}})
     CHECK(h200(m, n, k, true) == C::wgmma_t80);
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{260, 152, 60000}, {96, 148, 100000}, {260, 152, 20000}})
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{260, 152, 60000}, {96, 148, 100000}, {260, 152, 20000}})
     CHECK(h200(m, n, k, true) == C::wgmma_t96);
   for (const auto& [m, n, k] :
        std::vector<std::array<long, 3>>{

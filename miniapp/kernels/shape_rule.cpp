@@ -411,10 +411,12 @@ GpuRuleChoice float_small_waves_choice(long m, long n, long k, long sms, std::st
   const double mnk = double(m) * double(n) * double(k);
   // The mma.sync tile below kFloatSmallRegMaxMnk, or (M and N to kFloatSmallWavesMaxMn: measured on
   // a small C only) below kFloatSmallRegWideMaxMnk with K to kFloatSmallRegWideMaxK; K
-  // kFloatSmallRegMinK-256 on that tile alone (the comments above).
-  const bool reg = mnk < kFloatSmallRegMaxMnk || (mnk < kFloatSmallRegWideMaxMnk && k <= kFloatSmallRegWideMaxK &&
-                                                  std::max(m, n) <= kFloatSmallWavesMaxMn);
-  if (k < kFloatSmallRegMinK || (k < kFloatSmallWavesMinK && !reg) || std::min(m, n) <= kSmallWavesMinMn ||
+  // kFloatSmallRegMinK-256 on that tile alone, on a small C alone (the comments above).
+  const bool small_c = std::max(m, n) <= kFloatSmallWavesMaxMn;
+  const bool reg =
+      mnk < kFloatSmallRegMaxMnk || (mnk < kFloatSmallRegWideMaxMnk && k <= kFloatSmallRegWideMaxK && small_c);
+  if (k < kFloatSmallRegMinK || (k < kFloatSmallWavesMinK && !(reg && small_c)) ||
+      std::min(m, n) <= kSmallWavesMinMn ||
       (std::max(m, n) > kFloatSmallWavesMaxMn && std::min(m, n) <= kFloatThinWavesMinMn))
     return C::none;
   // The SIMT 64x64 tiles' teams split by their chunk (1024), as small_waves_choice counts the DMMA tiles'.

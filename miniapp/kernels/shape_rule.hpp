@@ -290,8 +290,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// 1024, the other past 64; thirty-first round) and K >= 257 that wgmma_choice declines, where the SIMT 64x64 tiles
 /// split by 1024 make fewer teams than their slots: 3xTF32 with K split into the slices that fill the waves, on the
 /// mma.sync 64x64 tile in chunks of at least 32 (tf32_small_wsplit) below 4.8e7 multiply-adds (or, M and N to
-/// 1024, below 8.5e7 with K to 1536; from K 192 where it is taken; forty-fourth round), else on the pre-split 64x128
-/// wgmma tile in chunks of at least 128 (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`, past 1024 rows (columns)
+/// 1024, below 8.5e7 with K to 1536, and from K 192; forty-fourth round), else on the pre-split 64x128
+/// wgmma tile in chunks of at least 128 (wgmma_pre64_wsplit). Thin float C (thirty-first round): with `sm90a`,
+/// past 1024 rows (columns)
 /// and K >= 1024 with operands the in-loop wgmma tile would read in place, the pre-split 128x128
 /// tile's wave split (wgmma_wsplit), or where M <= 128 the in-loop tile's (thirty-second round); 17-64 columns (rows)
 /// against more than 1024 rows (columns), where step 5 splits the 64x64 tile, that tile with K split into the slices
