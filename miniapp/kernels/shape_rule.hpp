@@ -235,7 +235,10 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// alone (under kOperandCopyMinReuse) would go to the 96x96 DMMA tile: the
 /// register-path steps then, as in place; and where operands stay in place,
 /// K is 112-768 and the 64x64 tiles fill one wave of 3*`sms` but more than
-/// one of 2*`sms`, the 64x64 deep tile reading them in place. The SIMT steps ask for no
+/// one of 2*`sms`, the 64x64 deep tile reading them in place; and there, over
+/// 65-192 rows of C that 96-row tiles pad no more than 64-row ones, N >= 4096
+/// and K >= 4000, the deep 96x96 tile split by 1024 reading them in place
+/// (dmma_mid_splitk_deep; forty-fourth round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
