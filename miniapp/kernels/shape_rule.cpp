@@ -956,9 +956,9 @@ bool inplace_deep_wave(long m, long n, long k, long sms) {
 // 2026-12-02, `tile: auto` with cold operands, ms: the rule before -> the 96x96 tile (the deep
 // 64x64 tile's best; cuBLAS DGEMM): 160 x 8191 x 6000 0.727 (128x64, register path) -> 0.562
 // (0.603; 0.473), 192 x 6001 x 4000 0.358 (64x64 split by 1024) -> 0.300 (0.335; 0.256), 78 x 7255
-// x 5502 0.395 (64x64 wave split) -> 0.267 (0.348; 0.287). On aligned operands the rule's deep tiles
-// stand (150 x 6000 x 6000, 192 x 3000 x 8000: the 64x64 deep tile within 10% of the 96x96 tile or
-// ahead of it).
+// x 5502 0.395 (64x64 wave split) -> 0.267 (0.348; 0.287). On aligned operands the deep steps above
+// decide (there the 64x64 deep tile beat the 96x96 one on 150 x 6000 x 6000, 0.316 against 0.363,
+// and 192 x 3000 x 8000, 0.232 against 0.256: left as they are, at 76-85% of DGEMM).
 constexpr long kDmmaThinMidMaxM = 192;
 constexpr long kDmmaThinMidMinN = 4096;
 constexpr long kDmmaThinMidMinK = 4000;
