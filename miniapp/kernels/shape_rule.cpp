@@ -483,28 +483,23 @@ GpuRuleChoice float_unaligned_c_choice(long m, long n, long k, std::string* why)
   // N even but not a multiple of 4 as N odd: both stage C (WarpGemmParams::stages_rows) since the
   // forty-fourth round; before, N even stored pairs and took the mma.sync tile at any size.
   const std::string rows = n % 2 != 0 ? "N odd" : "N not a multiple of 4";
-  const std::string tail = ", C staged in scratch and stored by whole rows";
-  if (k <= kFloatUnalignedCMaxK && cells >= kFloatUnalignedCMinCells) {
-    const std::string head = "3xTF32, " + rows + " and K <= " + std::to_string(kFloatUnalignedCMaxK) + ": ";
+  // The reason for `choice` at K up to `max_k`: its tile (`what`), then how C is stored.
+  const auto pick = [&](const C choice, const long max_k, const char* what) {
+    return chose(choice,
+                 "3xTF32, " + rows + " and K <= " + std::to_string(max_k) + ": " + what +
+                     ", C staged in scratch and stored by whole rows",
+                 why);
+  };
+  if (k <= kFloatUnalignedCMaxK && cells >= kFloatUnalignedCMinCells)
     return cells >= kFloatOddCWgmmaCells
-               ? chose(C::wgmma_pre64_wsplit, head + "64x128 tiles on wgmma, operands split once" + tail, why)
-               : chose(C::tf32_small_wsplit, head + "64x64 tiles on mma.sync" + tail, why);
-  }
+               ? pick(C::wgmma_pre64_wsplit, kFloatUnalignedCMaxK, "64x128 tiles on wgmma, operands split once")
+               : pick(C::tf32_small_wsplit, kFloatUnalignedCMaxK, "64x64 tiles on mma.sync");
   if (k <= kFloatOddCWgmmaMaxK && cells >= kFloatOddCDeepMinCells)
-    return chose(C::wgmma_big,
-                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
-                     ": 128x128 tiles on wgmma, operands split once" + tail,
-                 why);
+    return pick(C::wgmma_big, kFloatOddCWgmmaMaxK, "128x128 tiles on wgmma, operands split once");
   if (k <= kFloatOddCWgmmaMaxK && cells >= kFloatUnalignedCShortMinCells)
-    return chose(C::tf32_small_wsplit,
-                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatOddCWgmmaMaxK) +
-                     ": 64x64 tiles on mma.sync, K split in chunks of at least 32" + tail,
-                 why);
+    return pick(C::tf32_small_wsplit, kFloatOddCWgmmaMaxK, "64x64 tiles on mma.sync, K split in chunks of at least 32");
   if (k <= kFloatUnalignedCWgmmaMaxK && cells >= kFloatUnalignedCWgmmaMinCells)
-    return chose(C::wgmma_big,
-                 "3xTF32, " + rows + " and K <= " + std::to_string(kFloatUnalignedCWgmmaMaxK) +
-                     ": 128x128 tiles on wgmma, operands split once" + tail,
-                 why);
+    return pick(C::wgmma_big, kFloatUnalignedCWgmmaMaxK, "128x128 tiles on wgmma, operands split once");
   return C::none;
 }
 
@@ -963,9 +958,8 @@ constexpr long kDmmaThinMidMaxM = 192;
 constexpr long kDmmaThinMidMinN = 4096;
 constexpr long kDmmaThinMidMinK = 4000;
 bool thin_inplace_mid(long m, long n, long k) {
-  const auto padded = [m](long rows) { return ((m + rows - 1) / rows) * rows; };
-  return m > 64 && m <= kDmmaThinMidMaxM && padded(96) <= padded(64) && n >= kDmmaThinMidMinN &&
-         k >= kDmmaThinMidMinK;
+  return m > 64 && m <= kDmmaThinMidMaxM && detail::round_up(m, 96) <= detail::round_up(m, 64) &&
+         n >= kDmmaThinMidMinN && k >= kDmmaThinMidMinK;
 }
 
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
@@ -1207,7 +1201,7 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
   if (k < kLongKRowsTMinK || m <= 64 || m > kLongKRowsTMaxM || n > kFloatSmallWavesMaxMn ||
       use_of(rt::kFloatWgmma, tiles_of(rt::kFloatWgmma, m, n), m, n) >= kLongKRowsTMaxUse)
     return GpuRuleChoice::none;
-  const auto row_use = [m](const RuleTile& t) { return double(m) / double(((m + t.bm - 1) / t.bm) * t.bm); };
+  const auto row_use = [m](const RuleTile& t) { return double(m) / double(detail::round_up(m, t.bm)); };
   const bool t80 = row_use(rt::kFloatWgmmaT80) >= row_use(rt::kFloatWgmmaT96);
   if (row_use(t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96) < kLongKRowsTMinRowGain * row_use(rt::kFloatWgmma))
     return GpuRuleChoice::none;
