@@ -134,7 +134,11 @@ def main(argv=None):
             text = audit_text(dtype, part, mine, len(decks))
             path = os.path.join(TOP, "inputs", "bench", f"gpu-audit-{dtype}-{part}.yaml")
             if args.check:
-                if not os.path.exists(path) or open(path).read() != text:
+                written = None
+                if os.path.exists(path):
+                    with open(path) as f:
+                        written = f.read()
+                if written != text:
                     print(f"audit_decks: {os.path.relpath(path, TOP)} is out of date: run scripts/bench/audit_decks.py",
                           file=sys.stderr)
                     stale += 1
