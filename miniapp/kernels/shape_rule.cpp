@@ -840,6 +840,18 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 // takes the in-loop split from this K.
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
+// Except where the in-loop tile needs A copied first (K not a multiple of 4 over N of 1024 or more
+// columns, aligned_operands.hpp) and C has at most kOneRowCopyMaxN columns: there the copy's launch
+// costs more than the pass it saves, and the pre-split tile, whose pass writes A aligned anyway,
+// stays. One H200, 2026-12-02 (docs/performance.md, "Tensor cores, forty-fifth round"), `tile:
+// auto` with cold operands, median of two, ms, in-loop wave split (the rule) -> pre-split wave split
+// or split by 1024 (cuBLAS SGEMM): 100 x 6000 x 1025 0.080-0.082 -> 0.074-0.075 (0.061-0.063), 112 x
+// 6000 x 1025 0.081 -> 0.074 (0.061), 100 x 4000 x 1025 0.059 -> 0.052 (0.053); the same tile
+// reading aligned A, 100 x 6000 x 1100, 0.070 against 0.076, and 100 x 6000 x 1024 0.064 against
+// 0.070: the copy, not K's tail, costs the 10 us. Over 8000 columns the pass costs more than the
+// copy (100 x 8000 x 1030: 0.081 in-loop against 0.087).
+constexpr long kOneRowCopyMaxN = 6000;
+
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
 /// (efficiency kThinMinEfficiency) and the
@@ -849,8 +861,8 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 /// none; `inplace_ok`: the operands are aligned or copied, as the in-place split tile needs; where
 /// they are not, a thin C (kFloatSmallWavesMaxMn, kWgmmaThinPresplitMinK) takes the pre-split
 /// tile's wave split (wgmma_wsplit) instead, the rest none; with 65-128 rows and K >= 1024 the
-/// in-loop split wherever these would take the pre-split tile, aligned operands or not
-/// (kWgmmaThinPresplitMinK's comment).
+/// in-loop split wherever these would take the pre-split tile, aligned operands or not, but for A
+/// copied over at most kOneRowCopyMaxN columns (kWgmmaThinPresplitMinK's comment, kOneRowCopyMaxN's).
 GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidth, bool inplace_ok,
                            std::string* why) {
   using C = GpuRuleChoice;
@@ -861,6 +873,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // kWgmmaThinPresplitMinK, operands aligned or not: where the pre-split tile would run, the in-loop
   // split instead (kWgmmaThinPresplitMinK's comment).
   const bool one_row = m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
+  const bool one_row_copies_a = operand_copied<float>(m, k, n) && n <= kOneRowCopyMaxN;
   const auto one_row_inloop = [&] {
     return inloop_chose(m, n, k, sms,
                         std::string(", operands split in the K loop") + (inplace_ok ? "" : ", read in place") +
@@ -875,7 +888,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
     const RuleTile& inloop = waves ? rt::kFloatWgmmaInloopWaves : rt::kFloatWgmmaSplitK;
     if (presplit_allowed(best, m, n, k, sms, kThinMinEfficiency) &&
         wgmma_inloop_split_time(inloop, m, n, k, sms) >= kThinPresplitInloopRatio * best.time) {
-      if (one_row) return one_row_inloop();
+      if (one_row && !one_row_copies_a) return one_row_inloop();
       return presplit_chose(best, m, n, k, sms,
                             " (M < 512: the pass pays, by the estimates" + bandwidth_text(mem_bandwidth) + ")", why);
     }
