@@ -447,14 +447,14 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 5000, 3001, 777, 132, C::dmma_deep, kDeep},
       // Odd N or K against at most 192 rows or columns of C, or in a GEMM under 5e8 M·N·K (the copy
       // would cost more than it saves: CopyRule::dmma, A copied along N, B along M): the
-      // register-path tiles; but a thin C of 65-192 rows over N >= 4096 and K >= 4000 (192 x 4097 x
-      // 4096), the deep 96x96 tile reading B in place (forty-fourth round, below).
+      // register-path tiles; but a thin C of 65-192 rows over N >= 4096 and K >= 700 (192 x 4097 x
+      // 4096), the deep 96x96 tile reading B in place (forty-fourth and forty-fifth rounds, below).
       {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 96, 97, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 33, 8191, 65537, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 192, 4097, 4096, 132, C::dmma_mid_splitk_deep,
-       "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async stages, "
-       "operands the copy bounds leave in place read in place"},
+      {true, 192, 4097, 4096, 132, C::dmma_mid_wsplit,
+       "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split into 3 slices filling the "
+       "waves, 4 cp.async stages, operands the copy bounds leave in place read in place"},
       {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 4097, 192, 4097, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep, kDeepSplit},
@@ -574,26 +574,34 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
   // A thin C over a long K with B left unaligned in place (N odd, 192 rows or fewer; forty-fourth
-  // round): M 65-192 where 96-row tiles pad M no more than 64-row ones, N >= 4096, K >= 4000: the
-  // deep 96x96 tile split by 1024, reading B in place. Not at 100 rows (192 against 128), 64 rows,
-  // K under 4000, N under 4096, B aligned (N even: the deep tiles' own steps), nor without the deep
-  // tiles.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {160, 8191, 6000}, {192, 6001, 4000}, {78, 7255, 5502}, {130, 7001, 4000}, {96, 8191, 4096}}) {
+  // round, from K 700 and the wave split since the forty-fifth): M 65-192 where 96-row tiles pad M
+  // no more than 64-row ones, N >= 4096, K >= 700: the deep 96x96 tile, K split into the slices that
+  // fill its waves, reading B in place. Not at 100 rows (192 against 128), 64 rows, K under 700, N
+  // under 4096, B aligned (N even: the deep tiles' own steps), nor without the deep tiles.
+  for (const auto& [m, n, k, slices] : std::vector<std::array<long, 4>>{{160, 8191, 6000, 3},
+                                                                        {192, 6001, 4000, 2},
+                                                                        {78, 7255, 5502, 3},
+                                                                        {130, 7001, 4000, 7},
+                                                                        {96, 8191, 4096, 3},
+                                                                        {150, 12001, 1000, 1},
+                                                                        {190, 9001, 2000, 4},
+                                                                        {80, 16001, 700, 3}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
-    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_splitk_deep);
-    CHECK(why == "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async "
-                 "stages, operands the copy bounds leave in place read in place");
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_wsplit);
+    CHECK(why == "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split into " +
+                     std::to_string(slices) +
+                     " slices filling the waves, 4 cp.async stages, operands the copy bounds leave in place read in "
+                     "place");
   }
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {100, 6001, 6000}, {64, 8191, 6000}, {160, 8191, 3999}, {160, 4095, 6000}, {160, 8192, 6000}}) {
+           {100, 6001, 6000}, {64, 8191, 6000}, {160, 8191, 699}, {160, 4095, 6000}, {160, 8192, 6000}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true);
     CHECK(why.find("a thin C over a long K") == std::string::npos);
   }
-  CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_splitk_deep);
+  CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_wsplit);
 }
 
 TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice, never DMMA", "[rule]") {
@@ -877,7 +885,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // operands too; 65 x 3000 x 2000 (the 80-row C^T tile) and 129 rows (two rows of tiles) keep
   // theirs.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {128, 6422, 1500}, {97, 2731, 1025}, {112, 6000, 1500}, {100, 6000, 1025}, {116, 3000, 3000}}) {
+           {128, 6422, 1500}, {112, 6000, 1500}, {116, 3000, 3000}, {100, 8000, 1030}, {128, 6000, 1537}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   }
@@ -889,6 +897,30 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     CHECK(h200(m, n, k, true) != C::wgmma_inplace_wsplit);
     CHECK(h200(m, n, k, true) != C::none);
   }
+  // Except with A copied first (K not a multiple of 4) over at most 7000 columns and K under 1536
+  // (forty-fifth round: 100 x 6000 x 1025 0.080 ms in-loop against 0.074 pre-split): the pre-split
+  // tile, whose pass writes A aligned. 100 x 6000 x 1100 (A aligned), 100 x 8000 x 1030 and 128 x
+  // 6000 x 1537 (above, A copied) keep the in-loop tile.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6000, 1025},
+                                                                {112, 6000, 1025},
+                                                                {100, 4000, 1025},
+                                                                {100, 7000, 1025},
+                                                                {97, 2731, 1025},
+                                                                {105, 6000, 1027}}) {
+    INFO(m << "x" << n << "x" << k);
+    const C c = h200(m, n, k, true, &why);
+    CHECK(c != C::wgmma_inplace_wsplit);
+    CHECK(c != C::wgmma_splitk_inplace);
+    CHECK(why.find("operands split once") != std::string::npos);
+  }
+  CHECK(h200(100, 6000, 1100, true) == C::wgmma_inplace_wsplit);
+  // One row of tiles where the wave split leaves K whole and the split by 1024 would take another
+  // wave: K whole (100 x 12000 x 1025: 94 tiles, 188 teams split; forty-fifth round); over a long K
+  // the split by 1024 stays (97 x 18413 x 65127: the wave split's workspace past its cap).
+  CHECK(h200(100, 12000, 1025, true, &why) == C::wgmma_inplace_wsplit);
+  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles: K whole (estimated faster than split by 1024), operands "
+               "split in the K loop (one row of tiles: the pass would transpose B for one use)");
+  CHECK(h200(97, 18413, 65127, true, &why) == C::wgmma_splitk_inplace);
   CHECK(h200(129, 2730, 3871, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 65, 7926, true) == C::wgmma_wsplit);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
@@ -1112,9 +1144,10 @@ TEST_CASE("GPU shape rule with wgmma: below M 512 the pass is priced at the devi
       }
   // An H200 (4.8 TB/s): M 129-300 with K long over 1000-6000 columns takes the pre-split tile, where
   // the H100 keeps the in-loop split (twenty-first round: 80.0-95.8% of cuBLAS SGEMM against 72.1-81.6).
-  // One row of tiles (65-128 rows) keeps the in-loop split on both since the forty-first round.
-  CHECK(rule(100, 6000, 1025, 4.8e12) == C::wgmma_inplace_wsplit);
-  CHECK(rule(100, 6000, 1025, h100) == C::wgmma_inplace_wsplit);
+  // One row of tiles (65-128 rows) keeps the in-loop split on both since the forty-first round (A
+  // aligned: with A copied the H200 takes the pre-split tile since the forty-fifth, the test above).
+  CHECK(rule(100, 6000, 1100, 4.8e12) == C::wgmma_inplace_wsplit);
+  CHECK(rule(100, 6000, 1100, h100) == C::wgmma_inplace_wsplit);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{145, 2000, 50000},
                                                                 {150, 1024, 100000},
                                                                 {140, 3000, 30000},

@@ -714,14 +714,14 @@ std::string waves_split_text(int slices) { return "K split into " + std::to_stri
 
 /// Which in-loop split tile the rule takes (the comment above): wgmma_inplace_wsplit (*split = "K
 /// split into S slices filling the waves") where its split makes slices, else wgmma_splitk_inplace
-/// ("K split by 1024").
+/// ("K split by 1024"); `split` may be null.
 GpuRuleChoice inloop_split(long m, long n, long k, long sms, std::string* split) {
   const int slices = rule_split(rule_tiles::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
   if (slices > 1) {
-    *split = waves_split_text(slices);
+    if (split) *split = waves_split_text(slices);
     return GpuRuleChoice::wgmma_inplace_wsplit;
   }
-  *split = "K split by 1024";
+  if (split) *split = "K split by 1024";
   return GpuRuleChoice::wgmma_splitk_inplace;
 }
 
@@ -841,16 +841,20 @@ GpuRuleChoice wgmma_presplit_choice(long m, long n, long k, long sms, bool inpla
 constexpr long kWgmmaThinPresplitMinK = 1024;
 
 // Except where the in-loop tile needs A copied first (K not a multiple of 4 over N of 1024 or more
-// columns, aligned_operands.hpp) and C has at most kOneRowCopyMaxN columns: there the copy's launch
-// costs more than the pass it saves, and the pre-split tile, whose pass writes A aligned anyway,
-// stays. One H200, 2026-12-02 (docs/performance.md, "Tensor cores, forty-fifth round"), `tile:
-// auto` with cold operands, median of two, ms, in-loop wave split (the rule) -> pre-split wave split
-// or split by 1024 (cuBLAS SGEMM): 100 x 6000 x 1025 0.080-0.082 -> 0.074-0.075 (0.061-0.063), 112 x
-// 6000 x 1025 0.081 -> 0.074 (0.061), 100 x 4000 x 1025 0.059 -> 0.052 (0.053); the same tile
-// reading aligned A, 100 x 6000 x 1100, 0.070 against 0.076, and 100 x 6000 x 1024 0.064 against
-// 0.070: the copy, not K's tail, costs the 10 us. Over 8000 columns the pass costs more than the
-// copy (100 x 8000 x 1030: 0.081 in-loop against 0.087).
-constexpr long kOneRowCopyMaxN = 6000;
+// columns, aligned_operands.hpp), K is under kOneRowCopyMaxK and C has at most kOneRowCopyMaxN
+// columns: there the copy's launch costs more than the pass it saves, and the pre-split tile, whose
+// pass writes A aligned anyway, stays. One H200, 2026-12-02 (docs/performance.md, "Tensor cores,
+// forty-fifth round"), `tile: auto` with cold operands, median of two, ms, in-loop wave split (the
+// rule) -> pre-split wave split or split by 1024 (cuBLAS SGEMM): 100 x 6000 x 1025 0.080-0.082 ->
+// 0.074-0.075 (0.061-0.063), 112 x 6000 x 1025 0.081 -> 0.074 (0.061), 100 x 4000 x 1025 0.059 ->
+// 0.052 (0.053); the same tile reading aligned A, 100 x 6000 x 1100, 0.070 against 0.076, and 100 x
+// 6000 x 1024 0.064 against 0.070: the copy, not K's tail, costs the 10 us; 100 x 7000 x 1025 0.082
+// -> 0.079 timed (0.080 both as candidates). From 8000 columns the pass costs about as much as the
+// copy or more (100 x 8000 x 1030: 0.081 in-loop against 0.087; 100 x 12000 x 1025 0.107 against
+// 0.109), and from K 1536 too (candidates: 128 x 6000 x 1537 0.093 in-loop against 0.098, 0.096
+// both timed; 120 x 6000 x 2051 0.107 against 0.118).
+constexpr long kOneRowCopyMaxN = 7000;
+constexpr long kOneRowCopyMaxK = 1536;
 
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
@@ -873,12 +877,23 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // kWgmmaThinPresplitMinK, operands aligned or not: where the pre-split tile would run, the in-loop
   // split instead (kWgmmaThinPresplitMinK's comment).
   const bool one_row = m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
-  const bool one_row_copies_a = operand_copied<float>(m, k, n) && n <= kOneRowCopyMaxN;
+  const bool one_row_copies_a = operand_copied<float>(m, k, n) && n <= kOneRowCopyMaxN && k < kOneRowCopyMaxK;
+  // Where the wave split leaves K whole and the split by 1024 is estimated slower than K whole
+  // (splitk_wave_slices' estimate: waves x (K per team + kSplitTeamOverheadK)), K stays whole: 100 x
+  // 12000 x 1025 (94 tiles) ran 0.124 ms split by 1024 (188 teams, two waves) against 0.108 whole,
+  // `tile: auto`'s pick (forty-fifth round).
   const auto one_row_inloop = [&] {
-    return inloop_chose(m, n, k, sms,
-                        std::string(", operands split in the K loop") + (inplace_ok ? "" : ", read in place") +
-                            " (one row of tiles: the pass would transpose B for one use)",
-                        why);
+    const std::string tail = std::string(", operands split in the K loop") + (inplace_ok ? "" : ", read in place") +
+                             " (one row of tiles: the pass would transpose B for one use)";
+    const RuleTile& by_1024 = rt::kFloatWgmmaSplitK;
+    const long tiles = tiles_of(by_1024, m, n);
+    const RuleSplit sp = rule_split(by_1024, m, n, k, sizeof(float), sms);
+    const bool whole = double(waves_of(tiles * sp.slices, sms)) * double(sp.chunk + kSplitTeamOverheadK) >
+                       double(waves_of(tiles, sms)) * double(k + kSplitTeamOverheadK);
+    if (whole && inloop_split(m, n, k, sms, nullptr) == C::wgmma_splitk_inplace)
+      return chose(C::wgmma_inplace_wsplit,
+                   "3xTF32 on wgmma, 128x128 tiles: K whole (estimated faster than split by 1024)" + tail, why);
+    return inloop_chose(m, n, k, sms, tail, why);
   };
   if (n >= kWgmmaPresplitMinN && k >= kWgmmaThinMinK) {
     const double fpb = thin_fma_per_byte(mem_bandwidth, sms);
@@ -967,9 +982,17 @@ bool inplace_deep_wave(long m, long n, long k, long sms) {
 // x 5502 0.395 (64x64 wave split) -> 0.267 (0.348; 0.287). On aligned operands the deep steps above
 // decide (there the 64x64 deep tile beat the 96x96 one on 150 x 6000 x 6000, 0.316 against 0.363,
 // and 192 x 3000 x 8000, 0.232 against 0.256: left as they are, at 76-85% of DGEMM).
+// Forty-fifth round (docs/performance.md), the same, ms: K from 700, and K split into the slices
+// that fill the waves (the split by 1024 made two waves of 2 x 94 tiles at 190 x 9001 x 2000): the
+// register path's best -> the 96x96 wave split (the split by 1024; cuBLAS DGEMM): 150 x 12001 x 1000
+// 0.210 -> 0.153 (0.152; 0.139), 190 x 9001 x 2000 0.264 -> 0.246 (over 0.300; 0.228), 80 x 16001 x
+// 700 0.100 -> 0.096 (0.104; 0.087); at 4000 and more, the rule's split by 1024 -> the wave split:
+// 130 x 7001 x 4000 0.408 -> 0.344 (0.305), 78 x 7255 x 5502 0.273 -> 0.264, 160 x 8191 x 6000 0.564
+// -> 0.565, 192 x 6001 x 4000 0.302 -> 0.303. At K 512 and under the 64x64 tiles stay (100 x 20001
+// x 512 0.112-0.125 on them; 128 x 20001 x 300 0.067-0.082).
 constexpr long kDmmaThinMidMaxM = 192;
 constexpr long kDmmaThinMidMinN = 4096;
-constexpr long kDmmaThinMidMinK = 4000;
+constexpr long kDmmaThinMidMinK = 700;
 bool thin_inplace_mid(long m, long n, long k) {
   return m > 64 && m <= kDmmaThinMidMaxM && detail::round_up(m, 96) <= detail::round_up(m, 64) &&
          n >= kDmmaThinMidMinN && k >= kDmmaThinMidMinK;
@@ -1257,11 +1280,13 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                    "FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register path), 3 "
                    "cp.async stages, operands the copy bounds leave in place read in place",
                    why);
-    if (deep_tiles && !deep && thin_inplace_mid(m, n, k))
-      return chose(C::dmma_mid_splitk_deep,
-                   "FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split by 1024, 4 cp.async stages, "
-                   "operands the copy bounds leave in place read in place",
+    if (deep_tiles && !deep && thin_inplace_mid(m, n, k)) {
+      const int slices = rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, kDmmaTeamsPerSm * sms).slices;
+      return chose(C::dmma_mid_wsplit,
+                   "FP64 tensor cores, a thin C over a long K: 96x96 tiles, " + waves_split_text(slices) +
+                       ", 4 cp.async stages, operands the copy bounds leave in place read in place",
                    why);
+    }
     const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).

@@ -237,8 +237,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// K is 112-768 and the 64x64 tiles fill one wave of 3*`sms` but more than
 /// one of 2*`sms`, the 64x64 deep tile reading them in place; and there, over
 /// 65-192 rows of C that 96-row tiles pad no more than 64-row ones, N >= 4096
-/// and K >= 4000, the deep 96x96 tile split by 1024 reading them in place
-/// (dmma_mid_splitk_deep; forty-fourth round). The SIMT steps ask for no
+/// and K >= 700, the deep 96x96 tile with K split into the slices that fill
+/// its waves, reading them in place (dmma_mid_wsplit; forty-fourth and
+/// forty-fifth rounds). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
@@ -313,7 +314,11 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
 /// 96-row one to M 96 (fortieth round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
 /// from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads M
-/// less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves.
+/// less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves. Float C of 65-128 rows
+/// with K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop
+/// 128x128 tile, but for A copied first (K not a multiple of 4) over at most 7000 columns with K under 1536
+/// (forty-fifth round); that in-loop tile with K whole where the wave split leaves K whole and the split by
+/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
