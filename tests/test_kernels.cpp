@@ -393,6 +393,9 @@ void check_gpu_shape_rule() {
     CHECK(tag(double(0), 16, 8192, 8192) == "8x64x256/8x2 gemv-cols m8");
     CHECK(tag(float(0), 16, 8192, 8192) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
     CHECK(tag(float(0), 96, 96, 500000) == "96x96x16/4x12 w32x48 2st vec lb2 splitk1024");
+    // C's rows not in 16-byte chunks, K 33-64, a small C: the block-tiled 64x64x8 tile on every
+    // build (forty-fifth round).
+    CHECK(tag(float(0), 185, 2923, 61) == "64x64x8/4x4");
     // Float on wgmma where the catalog has it (sm_90a, the in-tree Kokkos), else SIMT.
     bool wgmma = false;
     for (const auto& v : mmapp::variants_named<Space, float>("tiled"))

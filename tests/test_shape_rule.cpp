@@ -1461,3 +1461,27 @@ TEST_CASE("GPU shape rule, double with K <= 47: the deep DMMA tiles, the 128x64 
   CHECK(why.find("m16n8k8") != std::string::npos);
   CHECK(h200_double(200, 8192, 40) == C::dmma_deep_k8);
 }
+
+TEST_CASE("GPU shape rule, float with C's rows not in 16-byte chunks, K 33-64, a small C: the block-tiled 64x64x8 tile",
+          "[rule]") {
+  // Where the SIMT steps end at the warp-tiled 64x64 tile (forty-fifth round: 185 x 2923 x 61 0.028
+  // ms on it against 0.020 on the block-tiled tile, `tile: auto`), with or without the sm_90a tiles.
+  std::string why;
+  for (const bool sm90a : {true, false})
+    for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+             {185, 2923, 61}, {150, 3001, 61}, {200, 2501, 50}, {1261, 77, 55}, {1292, 163, 38}, {100, 102, 33}}) {
+      INFO(m << "x" << n << "x" << k << (sm90a ? " sm90a" : ""));
+      CHECK(mmapp::gpu_shape_rule(false, m, n, k, 132, &why, true, true, sm90a, 4.8e12) == C::basic_small);
+      CHECK(why == "shape rule: N not a multiple of 4, K 33-64: 64x64x8 tiles of the block-tiled kernel, 4x4 per "
+                   "thread");
+    }
+  // Not with N a multiple of 4, K under 33 or over 64, 1e6 cells or more, nor for double.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {185, 2924, 61}, {134, 617, 16}, {185, 2923, 32}, {185, 2923, 65}, {1000, 1001, 48}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(mmapp::gpu_shape_rule(false, m, n, k, 132, nullptr, true, true, true, 4.8e12) != C::basic_small);
+    CHECK(mmapp::gpu_shape_rule(false, m, n, k, 132, nullptr, true, true, false, 4.8e12) != C::basic_small);
+  }
+  CHECK(mmapp::gpu_shape_rule(true, 185, 2923, 61, 132, nullptr, true, true, true, 4.8e12) != C::basic_small);
+  CHECK(mmapp::gpu_shape_rule(true, 185, 2923, 61, 132, nullptr, false, false, false, 4.8e12) != C::basic_small);
+}

@@ -1246,6 +1246,27 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
 
 }  // namespace
 
+namespace {
+
+// Float with N not a multiple of 4 and K kBasicSmallMinK-kBasicSmallMaxK where the SIMT steps end at the 64x64
+// tile (C's rows not in 16-byte chunks: every tile stores them element by element, and at short K
+// that store weighs): the block-tiled kernel's 64x64x8 tile, 4x4 per thread, whose 256 threads per
+// team issue twice the warp-tiled tile's stores. One H200, `tile: auto` medians on cold operands
+// (forty-fourth and forty-fifth rounds), ms, the warp-tiled 64x64x16 tile -> the block-tiled one:
+// 185 x 2923 x 61 0.028 -> 0.020 (cuBLAS SGEMM 0.021-0.027, every vendor run noisy), 150 x 3001 x 61
+// 0.028 -> 0.020, 200 x 2501 x 50 0.026 -> 0.019; on warm operands (thirtieth and thirty-first
+// rounds) 1261 x 77 x 55 and 1292 x 163 x 38 0.63-0.74 of the time. At K 74-75 the two ran even
+// (627 x 109 x 74 0.86-1.06, 207 x 306 x 75 0.67-1.00), from K 130 within 10% either way, and with
+// N a multiple of 4 the warp-tiled tile ran faster (median 1.12 of its time for the block-tiled one).
+// Under K 33 (two K tiles of 16 or fewer) the warp-tiled tile stays, unmeasured against it and at
+// 125-139% of cuBLAS SGEMM (67 x 639 x 21, 134 x 617 x 16, 322 x 133 x 27; forty-fifth round).
+// Under kBasicSmallMaxCells cells of C, as measured (to 5.4e5; from 1e6 cells the tensor-core
+// step for N not a multiple of 4 takes these shapes where wgmma runs, float_unaligned_c_choice).
+constexpr long kBasicSmallMinK = 33, kBasicSmallMaxK = 64;
+constexpr double kBasicSmallMaxCells = 1e6;
+
+}  // namespace
+
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores, bool deep_tiles, bool sm90a, double mem_bandwidth) {
   using C = GpuRuleChoice;
@@ -1395,6 +1416,12 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   const long few_tiles = is_double ? sms : small_slots;
   if (tiles64 < few_tiles && small_splits) return split_choice(true, "");
   if (tiles64 >= few_tiles && split_beats(small, small_spm, kSplitWaveGain)) return split_choice(false, "64x64 tiles");
+  if (!is_double && n % 4 != 0 && k >= kBasicSmallMinK && k <= kBasicSmallMaxK &&
+      double(m) * double(n) < kBasicSmallMaxCells)
+    return chose(C::basic_small,
+                 "N not a multiple of 4, K " + std::to_string(kBasicSmallMinK) + "-" + std::to_string(kBasicSmallMaxK) +
+                     ": 64x64x8 tiles of the block-tiled kernel, 4x4 per thread",
+                 why);
   return chose(C::small, "64x64 tiles", why);
 }
 

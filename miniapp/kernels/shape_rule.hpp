@@ -63,6 +63,7 @@ enum class GpuRuleChoice {
   // The C^T tiles (thirty-ninth round).
   wgmma_t80,  ///< float 3xTF32 on wgmma, C^T tile of 80 rows x 64 (wgmma N = 80), two teams per SM, K split in waves
   wgmma_t96,  ///< the same, 96 rows
+  basic_small,  ///< float: the block-tiled kernel (tiled_gpu.hpp), 64x64x8, 4x4 per thread (256 threads)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -318,7 +319,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// with K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop
 /// 128x128 tile, but for A copied first (K not a multiple of 4) over at most 7000 columns with K under 1536
 /// (forty-fifth round); that in-loop tile with K whole where the wave split leaves K whole and the split by
-/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)).
+/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)). Float with N not a multiple of 4, K
+/// 33-64 and C under 1e6 cells, where the SIMT steps end at the 64x64 tile: the block-tiled kernel's 64x64x8
+/// tile, 4x4 per thread (basic_small; forty-fifth round).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);

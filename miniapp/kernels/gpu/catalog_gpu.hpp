@@ -499,10 +499,12 @@ static_assert(FloatWgmmaPre::min_blocks == 1 && FloatWgmmaPreSplitK::min_blocks 
 
 namespace detail {
 /// The block-tiled kernel (tiled_gpu.hpp): tile BM x BN x BK, TM x TN per
-/// thread, P: register prefetch of the next K tile.
+/// thread, P: register prefetch of the next K tile; `rule`: the shape rule's
+/// choice it runs (none: never chosen).
 template <int BM, int BN, int BK, int TM, int TN, bool P, class Space, class T>
-KernelVariant<Space, T> tiled_variant() {
-  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0, nullptr, ""};
+KernelVariant<Space, T> tiled_variant(GpuRuleChoice rule = GpuRuleChoice::none) {
+  return {"tiled", {BM, BN, BK}, {TM, TN}, &gemm_tiled<BM, BN, BK, TM, TN, P, Space, T>, P ? 1 : 0, nullptr, "",
+          rule};
 }
 
 /// The tag of a warp-tiled variant: its features in words, e.g.
@@ -601,7 +603,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
   using R = GpuRuleChoice;
   v.push_back(tiled_variant<128, 128, 8, 8, 8, true, Space, T>());   // tiled_gpu.hpp, register prefetch
   v.push_back(tiled_variant<128, 128, 8, 8, 8, false, Space, T>());  // the same without
-  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>());
+  v.push_back(tiled_variant<64, 64, 8, 4, 4, true, Space, T>(R::basic_small));  // N % 4 != 0, short K
   if constexpr (kLadderVariants) {
     v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 0>, Space, T>());    // 16-byte loads
     v.push_back(warp_variant<GpuTile<128, 128, 8, 0, 0, 8, 8, 1, true, 0, 2>, Space, T>());    // + launch bounds
