@@ -1255,8 +1255,8 @@ namespace {
 // (forty-fourth and forty-fifth rounds), ms, the warp-tiled 64x64x16 tile -> the block-tiled one:
 // 185 x 2923 x 61 0.028 -> 0.020 (cuBLAS SGEMM 0.021-0.027, every vendor run noisy), 150 x 3001 x 61
 // 0.028 -> 0.020, 200 x 2501 x 50 0.026 -> 0.019; on warm operands (thirtieth and thirty-first
-// rounds) 1261 x 77 x 55 and 1292 x 163 x 38 0.63-0.74 of the time. At K 74-75 the two ran even
-// (627 x 109 x 74 0.86-1.06, 207 x 306 x 75 0.67-1.00), from K 130 within 10% either way, and with
+// rounds) 1261 x 77 x 55 and 1292 x 163 x 38 0.63-0.74 of the time (the latter once 0.95). At K
+// 74-75 mixed (627 x 109 x 74 0.86-1.06, 207 x 306 x 75 0.67-1.00), from K 130 within 10% either way, and with
 // N a multiple of 4 the warp-tiled tile ran faster (median 1.12 of its time for the block-tiled one).
 // Under K 33 (two K tiles of 16 or fewer) the warp-tiled tile stays, unmeasured against it and at
 // 125-139% of cuBLAS SGEMM (67 x 639 x 21, 134 x 617 x 16, 322 x 133 x 27; forty-fifth round).
