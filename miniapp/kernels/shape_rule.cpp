@@ -985,7 +985,7 @@ bool inplace_deep_wave(long m, long n, long k, long sms) {
 // Forty-fifth round (docs/performance.md), the same, ms: K from 700, and K split into the slices
 // that fill the waves (the split by 1024 made two waves of 2 x 94 tiles at 190 x 9001 x 2000): the
 // register path's best -> the 96x96 wave split (the split by 1024; cuBLAS DGEMM): 150 x 12001 x 1000
-// 0.210 -> 0.153 (0.152; 0.139), 190 x 9001 x 2000 0.264 -> 0.246 (over 0.300; 0.228), 80 x 16001 x
+// 0.210 -> 0.153 (0.152; 0.139), 190 x 9001 x 2000 0.264 -> 0.246 (0.300 or more; 0.228), 80 x 16001 x
 // 700 0.100 -> 0.096 (0.104; 0.087); at 4000 and more, the rule's split by 1024 -> the wave split:
 // 130 x 7001 x 4000 0.408 -> 0.344 (0.305), 78 x 7255 x 5502 0.273 -> 0.264, 160 x 8191 x 6000 0.564
 // -> 0.565, 192 x 6001 x 4000 0.302 -> 0.303. At K 512 and under the 64x64 tiles stay (100 x 20001
@@ -1248,20 +1248,21 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
 
 namespace {
 
-// Float with N not a multiple of 4 and K kBasicSmallMinK-kBasicSmallMaxK where the SIMT steps end at the 64x64
-// tile (C's rows not in 16-byte chunks: every tile stores them element by element, and at short K
-// that store weighs): the block-tiled kernel's 64x64x8 tile, 4x4 per thread, whose 256 threads per
-// team issue twice the warp-tiled tile's stores. One H200, `tile: auto` medians on cold operands
-// (forty-fourth and forty-fifth rounds), ms, the warp-tiled 64x64x16 tile -> the block-tiled one:
-// 185 x 2923 x 61 0.028 -> 0.020 (cuBLAS SGEMM 0.021-0.027, every vendor run noisy), 150 x 3001 x 61
-// 0.028 -> 0.020, 200 x 2501 x 50 0.026 -> 0.019; on warm operands (thirtieth and thirty-first
-// rounds) 1261 x 77 x 55 and 1292 x 163 x 38 0.63-0.74 of the time (the latter once 0.95). At K
-// 74-75 mixed (627 x 109 x 74 0.86-1.06, 207 x 306 x 75 0.67-1.00), from K 130 within 10% either way, and with
-// N a multiple of 4 the warp-tiled tile ran faster (median 1.12 of its time for the block-tiled one).
-// Under K 33 (two K tiles of 16 or fewer) the warp-tiled tile stays, unmeasured against it and at
-// 125-139% of cuBLAS SGEMM (67 x 639 x 21, 134 x 617 x 16, 322 x 133 x 27; forty-fifth round).
-// Under kBasicSmallMaxCells cells of C, as measured (to 5.4e5; from 1e6 cells the tensor-core
-// step for N not a multiple of 4 takes these shapes where wgmma runs, float_unaligned_c_choice).
+// Float with N not a multiple of 4 and K kBasicSmallMinK-kBasicSmallMaxK where the SIMT steps end
+// at the 64x64 tile (C's rows not in 16-byte chunks: every tile stores them element by element, and
+// at short K that store weighs): the block-tiled kernel's 64x64x8 tile, 4x4 per thread. A likely
+// reason, not measured: its 256 threads per team issue the stores twice as wide as the warp-tiled
+// tile's 128. One H200, `tile: auto` medians on cold operands (forty-fourth and forty-fifth
+// rounds), ms, the warp-tiled 64x64x16 tile -> the block-tiled one: 185 x 2923 x 61 0.028 -> 0.020
+// (cuBLAS SGEMM 0.021-0.027, every vendor run noisy), 150 x 3001 x 61 0.028 -> 0.020, 200 x 2501 x
+// 50 0.026 -> 0.019; on warm operands (thirtieth and thirty-first rounds) 1261 x 77 x 55 and 1292 x
+// 163 x 38 0.63-0.74 of the time (the latter once 0.95). At K 74-75 mixed (627 x 109 x 74
+// 0.86-1.06, 207 x 306 x 75 0.67-1.00), from K 130 within 10% either way, and with N a multiple of
+// 4 the warp-tiled tile ran faster (median 1.12 of its time for the block-tiled one). Under K 33
+// (two K tiles of 16 or fewer) the warp-tiled tile stays, unmeasured against it and at 125-139% of
+// cuBLAS SGEMM (67 x 639 x 21, 134 x 617 x 16, 322 x 133 x 27; forty-fifth round). Under
+// kBasicSmallMaxCells cells of C, as measured (to 5.4e5; from 1e6 cells the tensor-core step for N
+// not a multiple of 4 takes these shapes where wgmma runs, float_unaligned_c_choice).
 constexpr long kBasicSmallMinK = 33, kBasicSmallMaxK = 64;
 constexpr double kBasicSmallMaxCells = 1e6;
 
@@ -1419,8 +1420,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (!is_double && n % 4 != 0 && k >= kBasicSmallMinK && k <= kBasicSmallMaxK &&
       double(m) * double(n) < kBasicSmallMaxCells)
     return chose(C::basic_small,
-                 "N not a multiple of 4, K " + std::to_string(kBasicSmallMinK) + "-" + std::to_string(kBasicSmallMaxK) +
-                     ": 64x64x8 tiles of the block-tiled kernel, 4x4 per thread",
+                 "N not a multiple of 4, K " + std::to_string(kBasicSmallMinK) + "-" +
+                     std::to_string(kBasicSmallMaxK) + ": 64x64x8 tiles of the block-tiled kernel, 4x4 per thread",
                  why);
   return chose(C::small, "64x64 tiles", why);
 }
