@@ -16,8 +16,10 @@
 #                   is ignored, so every call can be the same command line
 #   --wait SECONDS  how long this call waits for the job to end (default 560)
 # Then copies `log` and `out/` to $OUT when OUT is set (the device tool brings
-# $OUT back), prints the log's last 40 lines and one state line: "detached: NAME
-# running (N s)" or "detached: NAME done rc=R (N s)".
+# $OUT back, at most 8 files): out/'s files as they are where they are at most
+# ${MMAPP_DETACHED_MAX_FILES:-7}, else one archive of out/, `out.tar.gz`; then
+# prints the log's last 40 lines and one state line: "detached: NAME running
+# (N s)" or "detached: NAME done rc=R (N s)".
 # Exit status: the job's when it has ended, 0 while it runs; 2 for bad usage or
 # an unknown NAME given without COMMAND.
 set -euo pipefail
@@ -47,7 +49,13 @@ while [[ ! -f $job/rc ]] && ((SECONDS - t0 < wait_s)); do sleep 2; done
 if [[ -n ${OUT:-} ]]; then
   mkdir -p "$OUT"
   cp "$job/log" "$OUT/" 2>/dev/null || true
-  cp -r "$job/out/." "$OUT/" 2>/dev/null || true
+  files=$(find "$job/out" -type f | wc -l)
+  if ((files <= ${MMAPP_DETACHED_MAX_FILES:-7})); then
+    cp -r "$job/out/." "$OUT/" 2>/dev/null || true
+  else
+    tar -czf "$OUT/out.tar.gz" -C "$job/out" . 2>/dev/null || true
+    echo "detached: $files files in out/, brought back as out.tar.gz"
+  fi
 fi
 tail -n 40 "$job/log" 2>/dev/null || true
 age=$(($(date +%s) - $(cat "$job/started")))

@@ -40,5 +40,14 @@ check "--wait without a number exits 2" test "$?" = 2
 check "no arguments exit 2" test "$?" = 2
 "$d" --wait 0 'a/b' true >/dev/null 2>&1
 check "a name with a slash exits 2" test "$?" = 2
+# More files in out/ than MMAPP_DETACHED_MAX_FILES: one archive, out.tar.gz, holding them all.
+# shellcheck disable=SC2016  # expanded by the job's shell, not here
+many='for i in 1 2 3; do echo $i >"$JOB_OUT/f$i"; done'
+OUT=$tmp/out3 MMAPP_DETACHED_MAX_FILES=2 "$d" --wait 30 j3 bash -c "$many" >/dev/null
+check "more files than the bound come back as out.tar.gz alone" \
+  test -f "$tmp/out3/out.tar.gz" -a ! -e "$tmp/out3/f1"
+check "out.tar.gz holds every file" test "$(tar -tzf "$tmp/out3/out.tar.gz" | grep -c '/f[123]$')" = 3
+OUT=$tmp/out4 MMAPP_DETACHED_MAX_FILES=3 "$d" --wait 30 j3 >/dev/null
+check "up to the bound they come back as they are" test -f "$tmp/out4/f3" -a ! -e "$tmp/out4/out.tar.gz"
 ((fails == 0)) && echo "detached: all passed" || echo "detached: $fails failed"
 exit $((fails != 0))
