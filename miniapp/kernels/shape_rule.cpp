@@ -315,7 +315,7 @@ constexpr long kSplitReduceOverheadK = 128;
 /// slices and chunk) on `slots` team slots: the waves of teams times each team's K slice plus
 /// kSplitTeamOverheadK, and where K is split, the sum of the slices (kSplitReduceOverheadK).
 double few_teams_time(long tiles, const RuleSplit& sp, long slots) {
-  return double(waves_of(tiles * sp.slices, slots)) * double(sp.chunk + kSplitTeamOverheadK) +
+  return splitk_waves_estimate(tiles, sp.slices, sp.chunk, slots) +
          (sp.slices > 1 ? double(kSplitReduceOverheadK) : 0.0);
 }
 
@@ -879,7 +879,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   const bool one_row = m > big.bm / 2 && m <= big.bm && k >= kWgmmaThinPresplitMinK;
   const bool one_row_copies_a = operand_copied<float>(m, k, n) && n <= kOneRowCopyMaxN && k < kOneRowCopyMaxK;
   // Where the wave split leaves K whole and the split by 1024 is estimated slower than K whole
-  // (splitk_wave_slices' estimate: waves x (K per team + kSplitTeamOverheadK)), K stays whole: 100 x
+  // (splitk_waves_estimate: waves x (K per team + kSplitTeamOverheadK)), K stays whole: 100 x
   // 12000 x 1025 (94 tiles) ran 0.124 ms split by 1024 (188 teams, two waves) against 0.108 whole,
   // `tile: auto`'s pick (forty-fifth round).
   const auto one_row_inloop = [&] {
@@ -888,8 +888,7 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
     const RuleTile& by_1024 = rt::kFloatWgmmaSplitK;
     const long tiles = tiles_of(by_1024, m, n);
     const RuleSplit sp = rule_split(by_1024, m, n, k, sizeof(float), sms);
-    const bool whole = double(waves_of(tiles * sp.slices, sms)) * double(sp.chunk + kSplitTeamOverheadK) >
-                       double(waves_of(tiles, sms)) * double(k + kSplitTeamOverheadK);
+    const bool whole = splitk_waves_estimate(tiles, sp.slices, sp.chunk, sms) > splitk_waves_estimate(tiles, 1, k, sms);
     if (whole && inloop_split(m, n, k, sms, nullptr) == C::wgmma_splitk_inplace)
       return chose(C::wgmma_inplace_wsplit,
                    "3xTF32 on wgmma, 128x128 tiles: K whole (estimated faster than split by 1024)" + tail, why);

@@ -78,6 +78,14 @@ inline int splitk_chunk(long k, int kc, int slices) {
 /// (shape_rule.cpp, kWgmmaTeamOverheadK; H200, 2026-11-25).
 inline constexpr long kSplitTeamOverheadK = 128;
 
+/// The estimated time of a launch of `tiles` output tiles x `slices` K slices
+/// of `chunk` elements each on `slots` team slots (teams per SM x SMs): its
+/// waves of teams, a partial last wave costing a whole one, x (chunk +
+/// kSplitTeamOverheadK), in K elements (splitk_wave_slices' measure).
+inline double splitk_waves_estimate(long tiles, long slices, long chunk, long slots) {
+  return double((tiles * slices + slots - 1) / slots) * double(chunk + kSplitTeamOverheadK);
+}
+
 /// Slices of a wave-balanced split (a variant's split_waves, WaveSplit):
 /// of tiles output tiles x S slices on `slots` team slots (teams per SM x
 /// SMs), the S in [1, max_slices] with the least estimated time
@@ -94,11 +102,11 @@ inline constexpr long kSplitTeamOverheadK = 128;
 inline int splitk_wave_slices(long tiles, long k, int kc, int max_slices, long slots) {
   if (max_slices <= 1 || tiles <= 0 || slots <= 0) return 1;
   int best = 1;
-  double best_time = double((tiles + slots - 1) / slots) * double(k + kSplitTeamOverheadK);
+  double best_time = splitk_waves_estimate(tiles, 1, k, slots);
   for (int s = 2; s <= max_slices; ++s) {
     const long chunk = splitk_wave_chunk(k, kc, s);
     const long made = (k + chunk - 1) / chunk;
-    const double time = double((tiles * made + slots - 1) / slots) * double(chunk + kSplitTeamOverheadK);
+    const double time = splitk_waves_estimate(tiles, made, chunk, slots);
     if (time < best_time) best = int(made), best_time = time;
   }
   return best;

@@ -75,7 +75,7 @@ struct WarpGemmParams {
   /// round"), `tile: auto`, ms, N = 9110 in pairs against N = 9111 staged,
   /// float 3229 x N x 16: the pre-split 64x128 wgmma tile 0.117 / 0.081,
   /// the mma.sync 64x64 tile 0.116 / 0.093 (cuBLAS SGEMM 0.077-0.100).
-  KOKKOS_INLINE_FUNCTION bool stages_rows() const { return !pair_o || ldo % (16 / long(sizeof(T))) != 0; }
+  KOKKOS_INLINE_FUNCTION bool stages_rows() const { return !pair_o || ldo % Chunk16<T>::width != 0; }
 };
 
 static_assert(offsetof(WarpGemmParams<double>, kc) == 20 && offsetof(WarpGemmParams<double>, scratch_bytes) == 40 &&
