@@ -573,11 +573,18 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   CHECK(mmapp::gpu_shape_rule(true, 1024, 1024, 4096, 132, nullptr, true, true, false) != C::dmma_deep_ws_sk);
   // Deep tiles are a form of the tensor-core tiles: without tensor cores, none.
   CHECK(mmapp::gpu_shape_rule(true, 8192, 8192, 8192, 132, nullptr, false, true) == C::big);
-  // A thin C over a long K with B left unaligned in place (N odd, 192 rows or fewer; forty-fourth
-  // round, from K 700 and the wave split since the forty-fifth): M 65-192 where 96-row tiles pad M
-  // no more than 64-row ones, N >= 4096, K >= 700: the deep 96x96 tile, K split into the slices that
-  // fill its waves, reading B in place. Not at 100 rows (192 against 128), 64 rows, K under 700, N
-  // under 4096, B aligned (N even: the deep tiles' own steps), nor without the deep tiles.
+  // A thin C with B left unaligned in place (N odd, 192 rows or fewer; forty-fourth round, from K
+  // 700 and the wave split since the forty-fifth, the bounds below since the forty-sixth): M 65-192
+  // where 96-row tiles pad M no more than 64-row ones, N >= 4096, K >= 700: the deep 96x96 tile, K
+  // split into the slices that fill its waves, reading B in place. Two rows of those tiles (M
+  // 129-192) under K 2048 only over at least one tile per SM (190 x 9001 x 2000: 188 tiles); one row
+  // of M 65-80 from K 256, also over one tile per SM (65 x 20001 x 512: 209).
+  const auto thin_text = [](const char* k_kind, long slices) {
+    return std::string("shape rule: FP64 tensor cores, a thin C over a ") + k_kind + " K: 96x96 tiles, " +
+           (slices == 1 ? std::string("K whole (the wave split makes one slice)")
+                        : "K split into " + std::to_string(slices) + " slices filling the waves") +
+           ", 4 cp.async stages, operands the copy bounds leave in place read in place";
+  };
   for (const auto& [m, n, k, slices] : std::vector<std::array<long, 4>>{{160, 8191, 6000, 3},
                                                                         {192, 6001, 4000, 2},
                                                                         {78, 7255, 5502, 3},
@@ -585,22 +592,57 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
                                                                         {96, 8191, 4096, 3},
                                                                         {150, 12001, 1000, 1},
                                                                         {190, 9001, 2000, 4},
-                                                                        {80, 16001, 700, 3}}) {
+                                                                        {80, 16001, 700, 3},
+                                                                        {130, 4859, 2048, 2},
+                                                                        {96, 5063, 1355, 4},
+                                                                        {65, 20001, 512, 1},
+                                                                        {70, 30001, 256, 1}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_wsplit);
-    CHECK(why == "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split into " +
-                     std::to_string(slices) +
-                     " slices filling the waves, 4 cp.async stages, operands the copy bounds leave in place read in "
-                     "place");
+    CHECK(why == thin_text(k < 700 ? "short" : "long", slices));
   }
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {100, 6001, 6000}, {64, 8191, 6000}, {160, 8191, 699}, {160, 4095, 6000}, {160, 8192, 6000}}) {
+  // Not at 100 rows (192 against 128), 64 rows, K under 700 past 80 rows or under 256, N under 4096,
+  // B aligned (N even: the deep tiles' own steps), two rows of tiles fewer than the SMs under K 2048
+  // (143 x 4893 x 1743: 2 x 51 = 102; 130 x 4859 x 2047), one row fewer than the SMs under K 700 (65
+  // x 4943 x 668: 52), nor without the deep tiles.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6001, 6000},
+                                                                {64, 8191, 6000},
+                                                                {160, 8191, 699},
+                                                                {81, 20001, 512},
+                                                                {96, 16001, 400},
+                                                                {70, 30001, 255},
+                                                                {160, 4095, 6000},
+                                                                {160, 8192, 6000},
+                                                                {143, 4893, 1743},
+                                                                {185, 5303, 1126},
+                                                                {130, 4859, 2047},
+                                                                {65, 4943, 668}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
     mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true);
-    CHECK(why.find("a thin C over a long K") == std::string::npos);
+    CHECK(why.find("a thin C over a") == std::string::npos);
   }
+  // The same thin C at K 256-768 where the 96-row tiles pad more (M 97-192) or too few teams fill
+  // them, and the rule would take the register path's 64x64 tile: the 64x64 deep tile at three teams
+  // per SM (forty-sixth round). Not where it takes the 128x64 tile (104 x 16235 x 386), past K 768,
+  // under K 256, N under 4096, nor B aligned (100 x 20000 x 512: the deep tiles' own step).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {100, 20001, 512}, {120, 24001, 512}, {128, 20001, 300}, {180, 15001, 600}, {190, 4097, 700}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_small_splitk_deep);
+    CHECK(why == "shape rule: FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 "
+                 "cp.async stages (K in one slice), operands the copy bounds leave in place read in place");
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {104, 16235, 386}, {100, 20001, 769}, {100, 20001, 255}, {100, 4095, 512}, {100, 20000, 512}}) {
+    INFO(m << "x" << n << "x" << k);
+    std::string why;
+    mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true);
+    CHECK(why.find("a thin C over a short K: 64x64") == std::string::npos);
+  }
+  CHECK(mmapp::gpu_shape_rule(true, 100, 20001, 512, 132, nullptr, true, false, true) != C::dmma_small_splitk_deep);
   CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_wsplit);
 }
 
@@ -1056,8 +1098,8 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
   // tile past them (where the SIMT tiles ran before); at 8192 columns or fewer the SIMT tiles stay.
   CHECK(h200(96, 30001, 128, &why) == C::wgmma_t96);
   CHECK(why ==
-        "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K split into 1 slices "
-        "filling the waves");
+        "shape rule: 3xTF32 on wgmma, C^T tiles of 96 x 64 (C's rows as wgmma's N): K whole (the wave split "
+        "makes one slice)");
   CHECK(h200(81, 8193, 64) == C::wgmma_t96);
   CHECK(h200(70, 20001, 256) == C::wgmma_t80);
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{

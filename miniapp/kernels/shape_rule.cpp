@@ -336,8 +336,10 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
     return C::none;
   const std::string head = "FP64 tensor cores, few 64x64 tiles (" + std::to_string(tiles) + " on " +
                            std::to_string(slots) + " slots, " + std::to_string(teams_1024) +
-                           " teams split by 1024): K split into " +
-                           std::to_string(ws.slices) + " slices of " + std::to_string(ws.chunk) + " filling the waves";
+                           " teams split by 1024): " +
+                           (ws.slices == 1 ? "K whole (the wave split makes one slice)"
+                                           : "K split into " + std::to_string(ws.slices) + " slices of " +
+                                                 std::to_string(ws.chunk) + " filling the waves");
   return deep ? chose(C::dmma_small_wsplit, head + ", three teams per SM, 3 cp.async stages", why)
               : chose(C::dmma_small_reg_wsplit, head + ", operands read in place", why);
 }
@@ -710,7 +712,10 @@ double simt_best_use(long m, long n) {
 }
 
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
-std::string waves_split_text(int slices) { return "K split into " + std::to_string(slices) + " slices filling the waves"; }
+std::string waves_split_text(int slices) {
+  return slices == 1 ? std::string("K whole (the wave split makes one slice)")
+                     : "K split into " + std::to_string(slices) + " slices filling the waves";
+}
 
 /// Which in-loop split tile the rule takes (the comment above): wgmma_inplace_wsplit (*split = "K
 /// split into S slices filling the waves") where its split makes slices, else wgmma_splitk_inplace
@@ -989,12 +994,44 @@ bool inplace_deep_wave(long m, long n, long k, long sms) {
 // 130 x 7001 x 4000 0.408 -> 0.344 (0.305), 78 x 7255 x 5502 0.273 -> 0.264, 160 x 8191 x 6000 0.564
 // -> 0.565, 192 x 6001 x 4000 0.302 -> 0.303. At K 512 and under the 64x64 tiles stay (100 x 20001
 // x 512 0.112-0.125 on them; 128 x 20001 x 300 0.067-0.082).
+// Forty-sixth round (docs/performance.md; three runs, `tile: auto` timed, ms, the rule before -> the
+// best variant; cuBLAS DGEMM):
+// - Two rows of 96-row tiles (M 129-192) under K kDmmaThinMidAnyTilesMinK need at least one tile
+//   per SM: with fewer the register path's 64x64 tile won, 143 x 4893 x 1743 (102 tiles) 0.152 ->
+//   0.135 (0.100-0.105) and 185 x 5303 x 1126 (112) 0.104 -> 0.092 (0.074-0.083); with more the
+//   96x96 tile kept winning (190 x 9001 x 2000, 188 tiles; 150 x 12001 x 1000, 252). At K 4000 it
+//   won over fewer (192 x 6001 x 4000, 126 tiles, round 44); between 1743 and 4000, not measured,
+//   the bound sits at 2048.
+// - One row of them (M 65-kDmmaThinMidShortKMaxM) from K kDmmaThinMidShortKMinK, over at least one
+//   tile per SM (as measured: 209-313 tiles): 65 x 20001 x 512 0.122-0.124 (64x64, two rows of
+//   tiles) -> 0.080-0.084 (0.080-0.100), 70 x 30001 x 256 0.083-0.085 (128x64) -> 0.077-0.080
+//   (0.071-0.081). At 96 rows, where the 128x64 tile pads less, a tie (96 x 16001 x 400 0.066-0.068
+//   against 0.067-0.068): M 81-96 keeps K 700.
 constexpr long kDmmaThinMidMaxM = 192;
 constexpr long kDmmaThinMidMinN = 4096;
 constexpr long kDmmaThinMidMinK = 700;
-bool thin_inplace_mid(long m, long n, long k) {
-  return m > 64 && m <= kDmmaThinMidMaxM && detail::round_up(m, 96) <= detail::round_up(m, 64) &&
-         n >= kDmmaThinMidMinN && k >= kDmmaThinMidMinK;
+constexpr long kDmmaThinMidAnyTilesMinK = 2048;
+constexpr long kDmmaThinMidShortKMaxM = 80;
+constexpr long kDmmaThinMidShortKMinK = 256;
+bool thin_inplace_mid(long m, long n, long k, long sms) {
+  if (m <= 64 || m > kDmmaThinMidMaxM || detail::round_up(m, 96) > detail::round_up(m, 64) || n < kDmmaThinMidMinN)
+    return false;
+  const bool tile_per_sm = tiles_of(rule_tiles::kDoubleMmaMidWaves, m, n) >= sms;
+  if (k < kDmmaThinMidMinK) return m <= kDmmaThinMidShortKMaxM && k >= kDmmaThinMidShortKMinK && tile_per_sm;
+  return m <= 96 || k >= kDmmaThinMidAnyTilesMinK || tile_per_sm;
+}
+
+// The same thin C over B in place at short K, M 97-kDmmaThinMidMaxM (where thin_inplace_mid does
+// not take it), N from kDmmaThinMidMinN, K kDmmaThinMidShortKMinK-kDmmaSmallDeepMaxK (one slice),
+// where the rule would take the register path's 64x64 tile (dmma_small; not where it takes the
+// 128x64 one, unmeasured): the 64x64 deep tile at three teams per SM (3 cp.async stages). Forty-fifth
+// and forty-sixth rounds, four runs, `tile: auto` timed, ms, register path -> it (cuBLAS DGEMM):
+// 100 x 20001 x 512 0.122-0.127 -> 0.118-0.121 (0.082-0.101), 120 x 24001 x 512 0.127-0.128 ->
+// 0.123-0.125 (0.101-0.119), 128 x 20001 x 300 0.082-0.085 -> 0.080-0.083 (0.063-0.078), 180 x
+// 15001 x 600 0.142-0.144 -> 0.140-0.143 (0.119-0.126).
+bool thin_inplace_short(long m, long n, long k) {
+  return m > 96 && m <= kDmmaThinMidMaxM && n >= kDmmaThinMidMinN && k >= kDmmaThinMidShortKMinK &&
+         k <= kDmmaSmallDeepMaxK;
 }
 
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
@@ -1301,14 +1338,20 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                    "FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register path), 3 "
                    "cp.async stages, operands the copy bounds leave in place read in place",
                    why);
-    if (deep_tiles && !deep && thin_inplace_mid(m, n, k)) {
+    if (deep_tiles && !deep && thin_inplace_mid(m, n, k, sms)) {
       const int slices = rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, kDmmaTeamsPerSm * sms).slices;
       return chose(C::dmma_mid_wsplit,
-                   "FP64 tensor cores, a thin C over a long K: 96x96 tiles, " + waves_split_text(slices) +
+                   std::string("FP64 tensor cores, a thin C over a ") + (k < kDmmaThinMidMinK ? "short" : "long") +
+                       " K: 96x96 tiles, " + waves_split_text(slices) +
                        ", 4 cp.async stages, operands the copy bounds leave in place read in place",
                    why);
     }
     const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
+    if (deep_tiles && !deep && c == C::dmma_small && thin_inplace_short(m, n, k))
+      return chose(C::dmma_small_splitk_deep,
+                   "FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 cp.async "
+                   "stages (K in one slice), operands the copy bounds leave in place read in place",
+                   why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).
     const bool below_tiles_bound =

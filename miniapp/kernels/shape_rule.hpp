@@ -238,9 +238,13 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// K is 112-768 and the 64x64 tiles fill one wave of 3*`sms` but more than
 /// one of 2*`sms`, the 64x64 deep tile reading them in place; and there, over
 /// 65-192 rows of C that 96-row tiles pad no more than 64-row ones, N >= 4096
-/// and K >= 700, the deep 96x96 tile with K split into the slices that fill
-/// its waves, reading them in place (dmma_mid_wsplit; forty-fourth and
-/// forty-fifth rounds). The SIMT steps ask for no
+/// and K >= 700 (two rows of those tiles under K 2048: at least `sms` tiles;
+/// 65-80 rows: from K 256 over at least `sms` tiles), the deep 96x96 tile with
+/// K split into the slices that fill its waves, reading them in place
+/// (dmma_mid_wsplit; forty-fourth to forty-sixth rounds); past that step, over
+/// 97-192 rows, N >= 4096 and K 256-768, where the rule would take the
+/// register path's 64x64 tile, the 64x64 deep tile reading them in place
+/// (dmma_small_splitk_deep; forty-sixth round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
