@@ -521,6 +521,12 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   check_mma_kernel<GpuMmaTile<32, 16, 16, 16, 16, 0, 32, 0, 1, 3, true>, double>();
   // The rule's split 64x64 deep tile since the twelfth round: m16n8k8, 3 stages, split by 32.
   check_mma_kernel<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true>, double>();
+  // ElemChunks (forty-sixth round): misaligned operands (pad 1 and 3, odd K or N in place) through
+  // the interior and edge paths element by element, on that tile and on the 96x96 split tile's form.
+  using ElTile = mmapp::ElemChunks<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true>>;
+  CHECK(mmapp::gpu_mma_tag<ElTile, double>() == "dmma16k8 w16x16 cp3 splitk32 el");
+  check_mma_kernel<ElTile, double>();
+  check_mma_kernel<mmapp::ElemChunks<GpuMmaTile<96, 32, 8, 48, 32, 0, 1024, 0, 2, 4, true>>, double>(long_k_cases);
   // The rule's 96x96x8 split tile (m16n8k8, six warps of 48x32, 4 stages,
   // split by 1024; 192 threads, past the host's 64-member teams) by its
   // warp tile in teams of two warps: 96x32 (the full 96 rows: 2x1 warps)

@@ -292,6 +292,14 @@ using DoubleMma16k8SmallWaves128Lb2 = WaveSplit<GpuMmaTile<64, 64, 16, 32, 32, 2
 /// SMs), as fast on many (one H200, 2026-11-29; docs/performance.md, "Tensor cores, thirty-first round").
 using DoubleMma16k8Cp3SmallDeepWaves128Lb3Sum = LastTeamSum<DoubleMma16k8Cp3SmallDeepWaves128Lb3>;
 using DoubleMma16k8SmallWaves128Lb2Sum = LastTeamSum<DoubleMma16k8SmallWaves128Lb2>;
+/// The cp.async tiles the rule takes on operands read in place (odd N or K of double that the copy
+/// bounds leave unaligned: a thin C over an odd N, say), with those operands' interior and edge K
+/// tiles copied element by element without the masked path's arithmetic (ElemChunks,
+/// tiled_gpu_mma.hpp; forty-sixth round, for `tile: auto` to measure against them: the 64x64 deep
+/// tile ran 100 x 20001 x 512 in 0.119 ms with B unaligned, 100 x 20000 x 512 in 0.075 with it
+/// aligned; cuBLAS DGEMM 0.082-0.093 and 0.069-0.088). Not the rule's until measured.
+using DoubleMma16k8Cp3SmallDeepSplitKLb3El = ElemChunks<DoubleMma16k8Cp3SmallDeepSplitKLb3>;
+using DoubleMma16k8Cp4Deep96WavesEl = ElemChunks<DoubleMma16k8Cp4Deep96Waves>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
 /// warps of 32x64 (54 KiB), 128x128x16 in eight warps (74 KiB, one team
@@ -814,6 +822,8 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3, Space, T>(R::dmma_small_wsplit));
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3Sum, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3El, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp4Deep96WavesEl, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3DeepWaves128, Space, T>());

@@ -136,6 +136,7 @@ struct GpuMmaTile {
   static constexpr bool stream_k = false;     ///< StreamK<Cfg>: the last wave's K tiles spread over a wave
   static constexpr bool last_team_sum = false;  ///< LastTeamSum<Cfg>: the slices summed in the launch (splitk.hpp)
   static constexpr int tail_slots = 0;        ///< TailSplit's and StreamK's slots: 0 the device's, > 0 fixed
+  static constexpr bool elem_chunks = false;  ///< ElemChunks<Cfg>: unaligned operands' K tiles without the masks
   static constexpr bool warp_tiled = true;
   static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
   static constexpr int producers = Producers_;         ///< copy-only warps (warp/ws_pipeline.hpp)
@@ -152,6 +153,22 @@ struct GpuMmaTile {
     return r > 248 ? 248 : r;
   }
   static constexpr int consumer_regs = producer_regs > 0 ? consumer_regs_of() : 0;
+};
+
+/// Cfg (a cp.async GpuMmaTile without producer warps) whose loads of an
+/// operand with rows not 16-byte aligned (odd N or K of double, read in
+/// place) take the interior and edge paths of the aligned ones, element by
+/// element (AsyncTileLoader::issue_chunks' Elems), rather than the masked
+/// path's per-chunk row, column and bounds arithmetic on every K tile. A
+/// variant of its own, so that the other tiles keep their code: with the
+/// path in every cp.async tile, ptxas (CUDA 13.0, sm_90a) gave the 64x64
+/// deep tile at three teams per SM 168 registers and 4 bytes of spill
+/// (164 and none without it) and the warp-specialized 128x128 tile 20 more
+/// bytes of spill (forty-sixth round). Its tag adds "el".
+template <class Cfg>
+struct ElemChunks : Cfg {
+  static_assert(Cfg::async && Cfg::producers == 0, "element chunks: the cp.async pipeline's loader, every thread");
+  static constexpr bool elem_chunks = true;
 };
 
 /// Cfg (a GpuMmaTile without split-K) with the tail split (splitk.hpp,
@@ -1019,7 +1036,8 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
 /// "dmma16k8", "dmma16k16": sm_90's m16n8k4, m16n8k8, m16n8k16; "1st": one
 /// scratch stage; "kp": the K permutation, KPermK; "ws4": four producer warps, warp/ws_pipeline.hpp),
 /// e.g. "dmma16 w64x32 cp3 kp lb2 sw8", "dmma16k16 w64x32 cp4 ws4 lb1 sw8", or
-/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256; "lsum": LastTeamSum).
+/// "3xtf32 w32x32 lb3 splitk1024" ("wsplit256": WaveSplit, chunks of at least 256; "lsum": LastTeamSum;
+/// "el": ElemChunks).
 template <class Cfg, class T>
 std::string gpu_mma_tag() {
   static constexpr const char* dnames[4] = {"dmma", "dmma16", "dmma16k8", "dmma16k16"};
@@ -1035,6 +1053,7 @@ std::string gpu_mma_tag() {
   if (Cfg::last_team_sum) t += " lsum";
   if (Cfg::tail_split) t += " tail" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   if (Cfg::stream_k) t += " sk" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
+  if (Cfg::elem_chunks) t += " el";
   return t;
 }
 

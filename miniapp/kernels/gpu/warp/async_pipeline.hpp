@@ -75,10 +75,23 @@ struct AsyncTileLoader {
   /// but the edges) takes issue_interior's path, without the per-chunk
   /// bounds and zero fill; a K tile inside the K range of a block tile on
   /// C's last block row or column takes issue_interior's addressing with
-  /// the rows and columns past C zero-filled (issue_edge); the K tiles past
-  /// the K range take the masked path below.
+  /// the rows and columns past C zero-filled (issue_edge); an operand whose
+  /// rows are not 16-byte aligned takes the same two paths element by element
+  /// where Cfg::elem_chunks (issue_chunks' Elems), else the masked path; the
+  /// K tiles past the K range take the masked path below.
   KOKKOS_INLINE_FUNCTION void issue(const Scratch& st, const int s, const int k0) const {
     const bool k_inside = k0 + Cfg::BK <= k_end;
+    if constexpr (Cfg::elem_chunks) {
+      // Also an operand read element by element (rows not 16-byte aligned): the same addressing,
+      // its chunks as cp_async_elem copies (ElemChunks, tiled_gpu_mma.hpp).
+      if (k_inside) {
+        if (bm + Cfg::BM <= p.M && bn + Cfg::BN <= p.N)
+          issue_chunks<false, true>(st, s, k0);
+        else
+          issue_chunks<true, true>(st, s, k0);
+        return;
+      }
+    }
     if (p.vec_a && p.vec_b && k_inside) {
       if (bm + Cfg::BM <= p.M && bn + Cfg::BN <= p.N)
         issue_interior(st, s, k0);
@@ -112,8 +125,11 @@ struct AsyncTileLoader {
     issue_chunks<false>(st, s, k0);
   }
 
-  /// issue_interior's chunks, with (Edge) or without the row and column bounds of issue_edge.
-  template <bool Edge>
+  /// issue_interior's chunks, with (Edge) or without the row and column bounds of issue_edge; with
+  /// Elems, an operand whose rows are not 16-byte aligned (vec_a / vec_b false) is copied element by
+  /// element (cp_async_elem; the ElemChunks tiles: without them such operands take issue_masked's
+  /// path on every K tile, its per-chunk row, column and bounds arithmetic included).
+  template <bool Edge, bool Elems = false>
   KOKKOS_INLINE_FUNCTION void issue_chunks(const Scratch& st, const int s, const int k0) const {
     static_assert((Threads % a_per_row == 0 || a_per_row % Threads == 0) &&
                       (Threads % b_per_row == 0 || b_per_row % Threads == 0),
@@ -126,6 +142,13 @@ struct AsyncTileLoader {
     T* const Bs = st.b(s) + rb * Scratch::ldb_s + nb;
     chunks<la>([&](const int l) {
       const int dr = l * Threads / a_per_row, dk = l * Threads % a_per_row * VW;
+      if constexpr (Elems) {
+        if (!p.vec_a) {
+          const bool in = !Edge || dr < p.M - (bm + ra);  // the chunk's row inside C
+          elems(As + dr * Scratch::lda_s + dk, ga + long(dr) * p.lda + dk, p.A, in ? VW : 0);
+          return;
+        }
+      }
       if constexpr (Edge) {
         const bool in = dr < p.M - (bm + ra);  // the chunk's row inside C
         cp_async16(As + dr * Scratch::lda_s + dk, in ? ga + long(dr) * p.lda + dk : p.A, in ? 16 : 0);
@@ -135,6 +158,13 @@ struct AsyncTileLoader {
     });
     chunks<lb>([&](const int l) {
       const int dr = l * Threads / b_per_row, dn = l * Threads % b_per_row * VW;
+      if constexpr (Elems) {
+        if (!p.vec_b) {
+          const int left = Edge ? p.N - (bn + nb + dn) : VW, n = left < 0 ? 0 : (left > VW ? VW : left);  // inside C
+          elems(Bs + dr * Scratch::ldb_s + dn, gb + long(dr) * p.ldb + dn, p.B, n);
+          return;
+        }
+      }
       if constexpr (Edge) {
         const int left = p.N - (bn + nb + dn), n = left < 0 ? 0 : (left > VW ? VW : left);  // inside C
         cp_async16(Bs + dr * Scratch::ldb_s + dn, n > 0 ? gb + long(dr) * p.ldb + dn : p.B, n * int(sizeof(T)));
@@ -142,6 +172,13 @@ struct AsyncTileLoader {
         cp_async16(Bs + dr * Scratch::ldb_s + dn, gb + long(dr) * p.ldb + dn, 16);
       }
     });
+  }
+
+  /// One chunk element by element: the first n of VW elements from src to dst (cp_async_elem), the
+  /// rest zero-filled without a read (from `base`, a valid address of the operand).
+  KOKKOS_FORCEINLINE_FUNCTION static void elems(T* const dst, const T* const src, const T* const base, const int n) {
+    MMAPP_UNROLL
+    for (int q = 0; q < VW; ++q) cp_async_elem<sizeof(T)>(dst + q, q < n ? src + q : base, q < n ? int(sizeof(T)) : 0);
   }
 
   /// issue() for an edge K tile: per chunk, the part inside the matrix and
