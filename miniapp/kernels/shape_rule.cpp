@@ -319,6 +319,9 @@ double few_teams_time(long tiles, const RuleSplit& sp, long slots) {
          (sp.slices > 1 ? double(kSplitReduceOverheadK) : 0.0);
 }
 
+/// The selection text of a wave split that makes one slice (waves_split_text, small_waves_choice).
+constexpr const char* kOneSliceText = "K whole (the wave split makes one slice)";
+
 /// The few-tiles step (the comment above) on a build with the deep DMMA tiles: dmma_small_wsplit
 /// (`deep`: A's and B's rows aligned or copied) or dmma_small_reg_wsplit; `none` where it declines.
 GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t elem, long sms, std::string* why) {
@@ -337,7 +340,7 @@ GpuRuleChoice small_waves_choice(bool deep, long m, long n, long k, std::size_t 
   const std::string head = "FP64 tensor cores, few 64x64 tiles (" + std::to_string(tiles) + " on " +
                            std::to_string(slots) + " slots, " + std::to_string(teams_1024) +
                            " teams split by 1024): " +
-                           (ws.slices == 1 ? "K whole (the wave split makes one slice)"
+                           (ws.slices == 1 ? std::string(kOneSliceText)
                                            : "K split into " + std::to_string(ws.slices) + " slices of " +
                                                  std::to_string(ws.chunk) + " filling the waves");
   return deep ? chose(C::dmma_small_wsplit, head + ", three teams per SM, 3 cp.async stages", why)
@@ -713,7 +716,7 @@ double simt_best_use(long m, long n) {
 
 /// The selection text of a K split into `slices` slices that fill the waves (the wave splits').
 std::string waves_split_text(int slices) {
-  return slices == 1 ? std::string("K whole (the wave split makes one slice)")
+  return slices == 1 ? std::string(kOneSliceText)
                      : "K split into " + std::to_string(slices) + " slices filling the waves";
 }
 
