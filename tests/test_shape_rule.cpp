@@ -452,9 +452,10 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
       {true, 96, 96, 499999, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 96, 97, 500000, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 33, 8191, 65537, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 192, 4097, 4096, 132, C::dmma_mid_wsplit,
+      {true, 192, 4097, 4096, 132, C::dmma_mid_wsplit_el,
        "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split into 3 slices filling the "
-       "waves, 4 cp.async stages, operands the copy bounds leave in place read in place"},
+       "waves, 4 cp.async stages, operands the copy bounds leave in place read in place, their unaligned rows "
+       "element by element"},
       {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep, kDeepSplit},
       {true, 4097, 192, 4097, 132, C::dmma_small_splitk, kDmmaSplit},
       {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep, kDeepSplit},
@@ -583,7 +584,8 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
     return std::string("shape rule: FP64 tensor cores, a thin C over a ") + k_kind + " K: 96x96 tiles, " +
            (slices == 1 ? std::string("K whole (the wave split makes one slice)")
                         : "K split into " + std::to_string(slices) + " slices filling the waves") +
-           ", 4 cp.async stages, operands the copy bounds leave in place read in place";
+           ", 4 cp.async stages, operands the copy bounds leave in place read in place, their unaligned rows element "
+           "by element";
   };
   for (const auto& [m, n, k, slices] : std::vector<std::array<long, 4>>{{160, 8191, 6000, 3},
                                                                         {192, 6001, 4000, 2},
@@ -599,7 +601,7 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
                                                                         {70, 30001, 256, 1}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
-    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_wsplit);
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_mid_wsplit_el);
     CHECK(why == thin_text(k < 700 ? "short" : "long", slices));
   }
   // Not at 100 rows (192 against 128), 64 rows, K under 700 past 80 rows or under 256, N under 4096,
@@ -625,15 +627,17 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   }
   // The same thin C at K 256-768 where the 96-row tiles pad more (M 97-192) or too few teams fill
   // them, and the rule would take the register path's 64x64 tile: the 64x64 deep tile at three teams
-  // per SM (forty-sixth round). Not where it takes the 128x64 tile (104 x 16235 x 386), past K 768,
-  // under K 256, N under 4096, nor B aligned (100 x 20000 x 512: the deep tiles' own step).
+  // per SM (forty-sixth round), in its ElemChunks form (forty-seventh). Not where it takes the 128x64
+  // tile (104 x 16235 x 386), past K 768, under K 256, N under 4096, nor B aligned (100 x 20000 x 512:
+  // the deep tiles' own step, the plain tile).
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {100, 20001, 512}, {120, 24001, 512}, {128, 20001, 300}, {180, 15001, 600}, {190, 4097, 700}}) {
     INFO(m << "x" << n << "x" << k);
     std::string why;
-    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_small_splitk_deep);
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true) == C::dmma_small_splitk_deep_el);
     CHECK(why == "shape rule: FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 "
-                 "cp.async stages (K in one slice), operands the copy bounds leave in place read in place");
+                 "cp.async stages (K in one slice), operands the copy bounds leave in place read in place, their "
+                 "unaligned rows element by element");
   }
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {104, 16235, 386}, {100, 20001, 769}, {100, 20001, 255}, {100, 4095, 512}, {100, 20000, 512}}) {
@@ -642,8 +646,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
     mmapp::gpu_shape_rule(true, m, n, k, 132, &why, true, true, true);
     CHECK(why.find("a thin C over a short K: 64x64") == std::string::npos);
   }
-  CHECK(mmapp::gpu_shape_rule(true, 100, 20001, 512, 132, nullptr, true, false, true) != C::dmma_small_splitk_deep);
-  CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_wsplit);
+  CHECK(mmapp::gpu_shape_rule(true, 100, 20000, 512, 132, nullptr, true, true, true) == C::dmma_small_splitk_deep);
+  CHECK(mmapp::gpu_shape_rule(true, 100, 20001, 512, 132, nullptr, true, false, true) != C::dmma_small_splitk_deep_el);
+  CHECK(mmapp::gpu_shape_rule(true, 160, 8191, 6000, 132, nullptr, true, false, true) != C::dmma_mid_wsplit_el);
 }
 
 TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice, never DMMA", "[rule]") {
@@ -655,7 +660,7 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
            c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws || c == C::dmma_deep_ws_tail ||
-           c == C::dmma_deep_ws_sk;
+           c == C::dmma_deep_ws_sk || c == C::dmma_small_splitk_deep_el || c == C::dmma_mid_wsplit_el;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -1388,13 +1393,14 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
   CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep);
   // Left in place, K 112-768, 64x64 tiles in one wave of three per SM (396) but more than one of two
-  // (264): the deep 64x64 tile, reading them in place (thirty-fifth round).
+  // (264): the deep 64x64 tile, reading them in place (thirty-fifth round), their unaligned rows element
+  // by element (its ElemChunks form, forty-seventh round).
   const std::vector<std::array<long, 3>> in_place{{450, 2501, 399}, {480, 2689, 377}, {2000, 601, 377},
                                                   {900, 1201, 301}, {150, 7001, 300}, {960, 1345, 112}};
   for (const auto& [m, n, k] : in_place) {
     INFO(m << "x" << n << "x" << k);
-    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep);
-    CHECK(why.find("read in place") != std::string::npos);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el);
+    CHECK(why.find("read in place, their unaligned rows element by element") != std::string::npos);
   }
   CHECK(h200_double(640, 1283, 480) == C::dmma_small);  // 210 tiles: one wave of two per SM
   CHECK(h200_double(1700, 1001, 255) == C::dmma_big);   // 432 tiles: more than one wave of three

@@ -1037,6 +1037,24 @@ bool thin_inplace_short(long m, long n, long k) {
          k <= kDmmaSmallDeepMaxK;
 }
 
+// The in-place steps' tiles (inplace_deep_wave, thin_inplace_mid, thin_inplace_short) in their
+// ElemChunks forms (tiled_gpu_mma.hpp): the operand whose rows are not 16-byte aligned goes through
+// the cp.async tiles' interior and edge paths, element by element, instead of the masked path on
+// every K tile. One H200, 2026-12-02 (docs/performance.md, "Tensor cores, forty-seventh round"),
+// three runs in the same job, ms: the tile before -> its ElemChunks form (cuBLAS DGEMM):
+// - the 64x64 deep tile split by 1024: 100 x 20001 x 512 0.118-0.121 -> 0.088-0.091 (0.083-0.093),
+//   120 x 24001 x 512 0.123-0.127 -> 0.104-0.106 (0.102-0.108), 128 x 20001 x 300 0.081-0.082 ->
+//   0.058-0.061 (0.063-0.066), 180 x 15001 x 600 0.142-0.143 -> 0.116-0.119 (0.118-0.124), 450 x
+//   2501 x 399 0.060-0.064 -> 0.053-0.056 (0.048-0.054);
+// - the 96x96 wave split: 65 x 20001 x 512 0.080-0.083 -> 0.074-0.076 (0.079-0.087), 150 x 12001 x
+//   1000 0.155-0.157 -> 0.144-0.147 (0.140-0.153), 190 x 9001 x 2000 0.246-0.250 -> 0.221-0.226
+//   (0.214-0.233), 160 x 8191 x 6000 0.561-0.564 -> 0.509-0.510 (0.450-0.455; the 64x64 deep tile's
+//   ElemChunks form split by 1024 ran 0.475-0.479: one shape, not a step).
+// With both operands aligned the ElemChunks form is slower (100 x 20000 x 512: 0.082-0.085 against
+// 0.075-0.077), but these steps run only where an operand is read in place unaligned.
+constexpr const char* kInPlaceElemText =
+    "operands the copy bounds leave in place read in place, their unaligned rows element by element";
+
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
 /// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
 GpuRuleChoice dmma_choice(long m, long n, long k, long sms, bool deep_tiles, bool deep, bool sm90a, std::string* why) {
@@ -1336,24 +1354,26 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // N against few rows of C, say) the register-path tiles, which read in place.
     const bool deep = deep_tiles && operand_aligned_or_copied<double, CopyRule::dmma>(m, k, n) &&
                       operand_aligned_or_copied<double, CopyRule::dmma>(k, n, m);
+    // The three in-place steps below take the ElemChunks forms of their tiles (kInPlaceElemText).
     if (deep_tiles && !deep && inplace_deep_wave(m, n, k, sms))
-      return chose(C::dmma_small_splitk_deep,
-                   "FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register path), 3 "
-                   "cp.async stages, operands the copy bounds leave in place read in place",
+      return chose(C::dmma_small_splitk_deep_el,
+                   std::string("FP64 tensor cores, 64x64 tiles in one wave at three teams per SM (more on the register "
+                               "path), 3 cp.async stages, ") +
+                       kInPlaceElemText,
                    why);
     if (deep_tiles && !deep && thin_inplace_mid(m, n, k, sms)) {
       const int slices = rule_split(rt::kDoubleMmaMidWaves, m, n, k, elem, kDmmaTeamsPerSm * sms).slices;
-      return chose(C::dmma_mid_wsplit,
+      return chose(C::dmma_mid_wsplit_el,
                    std::string("FP64 tensor cores, a thin C over a ") + (k < kDmmaThinMidMinK ? "short" : "long") +
-                       " K: 96x96 tiles, " + waves_split_text(slices) +
-                       ", 4 cp.async stages, operands the copy bounds leave in place read in place",
+                       " K: 96x96 tiles, " + waves_split_text(slices) + ", 4 cp.async stages, " + kInPlaceElemText,
                    why);
     }
     const C c = dmma_choice(m, n, k, sms, deep_tiles, deep, sm90a, why);
     if (deep_tiles && !deep && c == C::dmma_small && thin_inplace_short(m, n, k))
-      return chose(C::dmma_small_splitk_deep,
-                   "FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 cp.async "
-                   "stages (K in one slice), operands the copy bounds leave in place read in place",
+      return chose(C::dmma_small_splitk_deep_el,
+                   std::string("FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 "
+                               "cp.async stages (K in one slice), ") +
+                       kInPlaceElemText,
                    why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).

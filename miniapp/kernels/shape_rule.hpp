@@ -64,6 +64,10 @@ enum class GpuRuleChoice {
   wgmma_t80,  ///< float 3xTF32 on wgmma, C^T tile of 80 rows x 64 (wgmma N = 80), two teams per SM, K split in waves
   wgmma_t96,  ///< the same, 96 rows
   basic_small,  ///< float: the block-tiled kernel (tiled_gpu.hpp), 64x64x8, 4x4 per thread (256 threads)
+  // Operands read in place with rows not 16-byte aligned, copied element by element through the
+  // cp.async tiles' interior and edge paths (ElemChunks, tiled_gpu_mma.hpp; forty-seventh round).
+  dmma_small_splitk_deep_el,  ///< dmma_small_splitk_deep's tile, unaligned operands' chunks element by element
+  dmma_mid_wsplit_el,         ///< dmma_mid_wsplit's tile, unaligned operands' chunks element by element
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,
@@ -241,10 +245,12 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// and K >= 700 (two rows of those tiles under K 2048: at least `sms` tiles;
 /// 65-80 rows: from K 256 over at least `sms` tiles), the deep 96x96 tile with
 /// K split into the slices that fill its waves, reading them in place
-/// (dmma_mid_wsplit; forty-fourth to forty-sixth rounds); past that step, over
+/// (forty-fourth to forty-sixth rounds); past that step, over
 /// 97-192 rows, N >= 4096 and K 256-768, where the rule would take the
 /// register path's 64x64 tile, the 64x64 deep tile reading them in place
-/// (dmma_small_splitk_deep; forty-sixth round). The SIMT steps ask for no
+/// (forty-sixth round). Those three in-place steps take the tiles' ElemChunks
+/// forms, which copy the unaligned operand's chunks element by element
+/// (dmma_small_splitk_deep_el, dmma_mid_wsplit_el; forty-seventh round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT

@@ -295,9 +295,10 @@ using DoubleMma16k8SmallWaves128Lb2Sum = LastTeamSum<DoubleMma16k8SmallWaves128L
 /// The cp.async tiles the rule takes on operands read in place (odd N or K of double that the copy
 /// bounds leave unaligned: a thin C over an odd N, say), with those operands' interior and edge K
 /// tiles copied element by element without the masked path's arithmetic (ElemChunks,
-/// tiled_gpu_mma.hpp; forty-sixth round, for `tile: auto` to measure against them: the 64x64 deep
-/// tile ran 100 x 20001 x 512 in 0.119 ms with B unaligned, 100 x 20000 x 512 in 0.075 with it
-/// aligned; cuBLAS DGEMM 0.082-0.093 and 0.069-0.088). Not the rule's until measured.
+/// tiled_gpu_mma.hpp; forty-sixth round: the 64x64 deep tile ran 100 x 20001 x 512 in 0.119 ms
+/// with B unaligned, 100 x 20000 x 512 in 0.075 with it aligned). The rule's in-place steps since
+/// the forty-seventh round (100 x 20001 x 512 in 0.088-0.091 ms, cuBLAS DGEMM 0.083-0.093;
+/// shape_rule.cpp, kInPlaceElemText); slower than the plain tiles on aligned operands.
 using DoubleMma16k8Cp3SmallDeepSplitKLb3El = ElemChunks<DoubleMma16k8Cp3SmallDeepSplitKLb3>;
 using DoubleMma16k8Cp4Deep96WavesEl = ElemChunks<DoubleMma16k8Cp4Deep96Waves>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
@@ -475,7 +476,10 @@ static_assert(detail::has_rule_tile<FloatWgmmaPreWaves>(rule_tiles::kFloatWgmmaW
 static_assert(detail::has_rule_tile<FloatWgmmaWaves>(rule_tiles::kFloatWgmmaInloopWaves) &&
                   FloatWgmmaWaves::min_blocks == 1 && !FloatWgmmaWaves::presplit,
               "FloatWgmmaWaves vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96Waves>(rule_tiles::kDoubleMmaMidWaves), "vs shape_rule.hpp");
+static_assert(detail::has_rule_tile<DoubleMma16k8Cp4Deep96Waves>(rule_tiles::kDoubleMmaMidWaves) &&
+                  detail::has_rule_tile<DoubleMma16k8Cp4Deep96WavesEl>(rule_tiles::kDoubleMmaMidWaves) &&
+                  detail::has_rule_tile<DoubleMma16k8Cp3SmallDeepSplitKLb3El>(rule_tiles::kDoubleMmaSmallSplitK),
+              "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDoubleMmaBigWaves), "vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatWgmmaPre64Waves) &&
                   FloatWgmmaPre64Waves128::min_blocks == 1,
@@ -822,8 +826,8 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3, Space, T>(R::dmma_small_wsplit));
     if constexpr (kLadderVariants) v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves128Lb3Sum, Space, T>());
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
-    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3El, Space, T>());
-    v.push_back(mma_variant<DoubleMma16k8Cp4Deep96WavesEl, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3El, Space, T>(R::dmma_small_splitk_deep_el));
+    v.push_back(mma_variant<DoubleMma16k8Cp4Deep96WavesEl, Space, T>(R::dmma_mid_wsplit_el));
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3DeepWaves128, Space, T>());
