@@ -911,6 +911,19 @@ TEST_CASE("wgmma: the 3xTF32 K tile's loads, swizzled split stores, descriptors 
   CHECK(T112::warpgroups == 1);
   CHECK(T128::warpgroups == 2);
   CHECK(mmapp::gpu_wgmma_tag<mmapp::WaveSplit<T112>>() == "3xtf32 wgmma t112x64 lb2 sw8 wsplit256");
+  // WgmmaInPlace: the same loads (an odd A stride above: element loads on whole K tiles), no copy of
+  // an unaligned A. Its workspace holds the split's partials alone; the plain tile's also A's copy
+  // where C reuses it (90 x 1025 floats along N = 6000), the same where A is aligned (K = 1024).
+  using T96w = mmapp::WaveSplit<T96>;
+  using T96in = mmapp::WgmmaInPlace<T96w>;
+  CHECK(mmapp::gpu_wgmma_tag<T96in>() == "3xtf32 wgmma t96x64 lb2 sw8 wsplit256 inplace");
+  CHECK(!T96in::copies);
+  CHECK(T96w::copies);
+  CHECK(mmapp::wgmma_workspace_bytes<T96in>(90, 6000, 1025) ==
+        mmapp::splitk_workspace_bytes<float, 256>(90, 6000, 1025));
+  CHECK(mmapp::wgmma_workspace_bytes<T96w>(90, 6000, 1025) >=
+        mmapp::wgmma_workspace_bytes<T96in>(90, 6000, 1025) + 90 * 1028 * sizeof(float));
+  CHECK(mmapp::wgmma_workspace_bytes<T96w>(90, 6000, 1024) == mmapp::wgmma_workspace_bytes<T96in>(90, 6000, 1024));
   // The cp.async form: chunks to the raw slot (zero-filled tails), split from there.
   using Cp = GpuWgmmaTile<128, 128, 1, 0, 8, true>;
   CHECK(wgmma_tile_bad<Cp>(128, 128, 32, 32, 32, 128, rng) == 0);

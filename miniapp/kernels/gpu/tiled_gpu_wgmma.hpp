@@ -142,6 +142,7 @@ struct GpuWgmmaTile {
   static constexpr int min_blocks = MinBlocks_, split_kc = SplitKc_, swizzle = Swizzle_;
   static constexpr bool split_waves = false;  ///< WaveSplit<Cfg>: K split to fill the waves (splitk.hpp)
   static constexpr bool stream_k = false;     ///< WgmmaStreamK<Cfg>: a partial last wave streamed (stream_k.hpp)
+  static constexpr bool copies = true;        ///< WgmmaInPlace<Cfg>: false, unaligned operands never copied
   /// 2: per K tile the warpgroup issues its twelve wgmma, waits for all of
   /// them, adds t to acc and passes the barrier, so the tensor core idles
   /// from the tile's last wgmma to the next tile's first. 3: it commits the
@@ -213,6 +214,22 @@ struct WgmmaStreamK : Cfg {
   static_assert(Cfg::split_kc == 0 && !Cfg::presplit && !Cfg::async && !Cfg::ws && !Cfg::rows_n && Cfg::stages == 2,
                 "Stream-K on wgmma: the register path's two-stage tile, K not split");
   static constexpr bool stream_k = true;
+};
+
+/// Cfg (a GpuWgmmaTile on the register path) reading operands whose rows are
+/// not 16-byte aligned in place, element by element (WgmmaLoader::fetch's
+/// element loads, one tile ahead like the chunks), where Cfg copies them to
+/// aligned rows first when C reuses the copy enough (AlignedOperands): no
+/// copy launch before the GEMM's. For a small unaligned A against a long N
+/// (float C of 65-128 rows, K not a multiple of 4), where the copy's launch
+/// weighs against a GEMM of tens of microseconds: on one H200 the C^T tile
+/// of 96 rows ran 90 x 6000 x 1025 in 0.075-0.076 ms, 90 x 6000 x 1024 in
+/// 0.062-0.063 (docs/performance.md, "Tensor cores, forty-seventh round").
+/// Its tag adds "inplace".
+template <class Cfg>
+struct WgmmaInPlace : Cfg {
+  static_assert(!Cfg::presplit && !Cfg::async && !Cfg::ws, "in place: the register path (fetch) reads the operands");
+  static constexpr bool copies = false;
 };
 
 namespace detail {
@@ -767,7 +784,7 @@ KOKKOS_INLINE_FUNCTION void wgmma_ws_team(const Member& team, const WarpGemmPara
 /// Bytes of workspace a GpuWgmmaTile variant needs for an m x n x k GEMM:
 /// with `presplit` the split-K partials and the pre-split operands
 /// (detail::WgmmaPresplit), else tiled_gpu_workspace_bytes (the partials and
-/// aligned copies of misaligned operands), with WgmmaStreamK the most any
+/// aligned copies of misaligned operands, none for WgmmaInPlace), with WgmmaStreamK the most any
 /// Stream-K plan writes first (stream_k_workspace_bytes, rounded up to 256).
 template <class Cfg>
 std::size_t wgmma_workspace_bytes(const long m, const long n, const long k) {
@@ -779,7 +796,7 @@ std::size_t wgmma_workspace_bytes(const long m, const long n, const long k) {
     const std::size_t rest = tiled_gpu_workspace_bytes<float, 0, true>(m, n, k);
     return partials == 0 ? rest : std::size_t(detail::round_up(long(partials), 256)) + rest;
   } else {
-    return tiled_gpu_workspace_bytes<float, Cfg::split_kc, true>(m, n, k);
+    return tiled_gpu_workspace_bytes<float, Cfg::split_kc, Cfg::copies>(m, n, k);
   }
 }
 
@@ -826,7 +843,8 @@ void gemm_tiled_wgmma(const Space& space, const GemmArgs<Space, T>& args) {
       } in_place{{args.A.data(), long(args.A.stride(0)), false}, {args.B.data(), long(args.B.stride(0)), false}};
       return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, in_place, args.beta);
     } else {
-      const AlignedOperands<Space, T> ops(space, args, plan.work_bytes() + sk_bytes);
+      // WgmmaInPlace: no room past the workspace's end, so no copy (unaligned rows read in place).
+      const AlignedOperands<Space, T> ops(space, args, Cfg::copies ? plan.work_bytes() + sk_bytes : args.work.extent(0));
       return detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
     }
   }();
@@ -1077,6 +1095,7 @@ std::string gpu_wgmma_tag() {
   if (Cfg::swizzle > 0) t += " sw" + std::to_string(Cfg::swizzle);
   if (Cfg::split_kc > 0) t += (Cfg::split_waves ? " wsplit" : " splitk") + std::to_string(Cfg::split_kc);
   if (Cfg::stream_k) t += " sk";
+  if (!Cfg::copies) t += " inplace";
   return t;
 }
 
