@@ -421,16 +421,18 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 300, 300, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
       // Forty-fourth round: a small C over a long K, the C^T tile; N odd at K 65-128, the pre-split
       // 128x128 tile.
-      CHECK(tag(float(0), 68, 213, 15525) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256");
+      CHECK(tag(float(0), 68, 213, 15525) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256 inplace");
       CHECK(tag(float(0), 1352, 1013, 89) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8");
       // A thin C (thirty-first round): past 1024 rows, 65-1024 columns: the same step; 17-64 columns:
       // the SIMT small tile, K split into the slices that fill its waves.
       CHECK(tag(float(0), 2000, 100, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
       CHECK(tag(float(0), 5000, 50, 2000) == "64x64x16/4x8 w32x32 2st vec lb4 wsplit256");
       CHECK(tag(float(0), 6422, 79, 7926) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
-      // C of 65-96 rows against more than 1024 columns (thirty-ninth round): the C^T tiles.
-      CHECK(tag(float(0), 70, 6000, 20000) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256");
-      CHECK(tag(float(0), 96, 30001, 128) == "96x64x32/96x64 3xtf32 wgmma t96x64 lb2 sw8 wsplit256");
+      // C of 65-96 rows against more than 1024 columns (thirty-ninth round): the C^T tiles, in their
+      // forms that read an unaligned A in place (forty-seventh round).
+      CHECK(tag(float(0), 70, 6000, 20000) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256 inplace");
+      CHECK(tag(float(0), 96, 30001, 128) == "96x64x32/96x64 3xtf32 wgmma t96x64 lb2 sw8 wsplit256 inplace");
+      CHECK(tag(float(0), 90, 6000, 1025) == "96x64x32/96x64 3xtf32 wgmma t96x64 lb2 sw8 wsplit256 inplace");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

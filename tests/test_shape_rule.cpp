@@ -1098,7 +1098,7 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
   CHECK(h200(65, 6422, 3871, &why) == C::wgmma_t80);
   CHECK(why ==
         "shape rule: 3xTF32 on wgmma, C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 5 slices "
-        "filling the waves");
+        "filling the waves, A's unaligned rows read in place");
   // K 64-256 over more than 8192 columns: the 80- and 96-row tiles to 96 rows, the in-loop 128x128
   // tile past them (where the SIMT tiles ran before); at 8192 columns or fewer the SIMT tiles stay.
   CHECK(h200(96, 30001, 128, &why) == C::wgmma_t96);
@@ -1107,6 +1107,16 @@ TEST_CASE("GPU shape rule with wgmma: C^T tiles for 65-96 rows against more than
         "makes one slice)");
   CHECK(h200(81, 8193, 64) == C::wgmma_t96);
   CHECK(h200(70, 20001, 256) == C::wgmma_t80);
+  // A's rows unaligned (K not a multiple of 4): the same tiles, reading A in place (forty-seventh
+  // round: the catalog's wgmma_t80 and wgmma_t96 are the WgmmaInPlace forms); the reason says so.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{90, 6000, 1025}, {88, 6000, 1030}, {72, 9000, 1027}}) {
+    INFO(m << "x" << n << "x" << k);
+    const C c = h200(m, n, k, &why);
+    CHECK((c == C::wgmma_t80 || c == C::wgmma_t96));
+    CHECK(why.find(", A's unaligned rows read in place") != std::string::npos);
+    CHECK(h200(m, n, k + 4 - k % 4, &why) == c);
+    CHECK(why.find("read in place") == std::string::npos);
+  }
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
            {96, 4096, 64}, {81, 2000, 64}, {70, 5000, 256}, {100, 6000, 256}, {97, 3001, 250}, {128, 8192, 96}}) {
     INFO(m << "x" << n << "x" << k);

@@ -1240,17 +1240,29 @@ namespace {
 //     96x96 tile's 0.161; all 95-112% of cuBLAS).
 //   - K 257-1023: the small-C step's 64x128 tile and the pre-split tiles stay (76 x 1783 x 465:
 //     0.025 against the 80-row tile's 0.035; 100 x 6000 x 511 0.039 against 0.053-0.061).
+//   - Forty-seventh round: the C^T tiles read an A whose rows are not 16-byte aligned (K not a
+//     multiple of 4) in place, element by element (WgmmaInPlace, tiled_gpu_wgmma.hpp), where they
+//     copied it to aligned rows first (reused along N >= 1024: aligned_operands.hpp); the rule's
+//     wgmma_t80 and wgmma_t96 are those forms (catalog_gpu.hpp). One H200, 2026-12-02, ms, the
+//     tile copying A -> reading it in place (cuBLAS SGEMM): 90 x 6000 x 1025 0.076 -> 0.067
+//     (0.058), 88 x 6000 x 1030 0.076 -> 0.067 (0.059), 96 x 6000 x 1025 0.076 -> 0.067 (0.058),
+//     80 x 6000 x 1025 0.072 -> 0.063 (0.057), 70 x 6000 x 1025 0.072 -> 0.061 (0.057), 75 x 3000
+//     x 1025 0.049 -> 0.039 (0.039), 65 x 4001 x 1025 0.055 -> 0.044 (0.062), 72 x 9000 x 1027
+//     0.093 -> 0.082 (0.081), 90 x 6000 x 1501 0.093 -> 0.086 (0.074), 90 x 6000 x 2049 0.110 ->
+//     0.102 (0.091), 90 x 12000 x 1025 0.109 -> 0.100 (0.097); with A aligned the two forms are the
+//     same kernel (90 x 6000 x 1024 0.063 and 0.063).
 constexpr long kRowsNShortMinK = 64, kRowsNShortMaxK = 256, kRowsNShortMinN = 8192, kRowsNT96LongKMinN = 2000;
 
 /// The C^T tile of 80 rows (`t80`) or 96 with K split into the slices that fill its waves, `head`
-/// leading the reason.
+/// leading the reason; A's rows unaligned (K not a multiple of 4) read in place.
 GpuRuleChoice rows_t_chose(bool t80, long m, long n, long k, long sms, const std::string& head, std::string* why) {
   namespace rt = rule_tiles;
   const RuleTile& t = t80 ? rt::kFloatWgmmaT80 : rt::kFloatWgmmaT96;
   const int slices = rule_split(t, m, n, k, sizeof(float), rt::kFloatWgmmaRowsNTeamsPerSm * sms).slices;
+  const bool a_unaligned = k % detail::Chunk16<float>::width != 0;
   return chose(t80 ? GpuRuleChoice::wgmma_t80 : GpuRuleChoice::wgmma_t96,
                head + "C^T tiles of " + std::to_string(t.bm) + " x 64 (C's rows as wgmma's N): " +
-                   waves_split_text(slices),
+                   waves_split_text(slices) + (a_unaligned ? ", A's unaligned rows read in place" : ""),
                why);
 }
 

@@ -323,7 +323,8 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// N, K split into the slices that fill their waves of two teams per SM) of 80 rows to M 80
 /// (wgmma_t80) and of 96 to M 96 (wgmma_t96), past that the in-loop 128x128 tile
 /// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
-/// 96-row one to M 96 (fortieth round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
+/// 96-row one to M 96 (fortieth round); the C^T tiles read an A of unaligned rows (K not a multiple of 4)
+/// in place, never copying it (forty-seventh round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
 /// from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads M
 /// less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves. Float C of 65-128 rows
 /// with K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop

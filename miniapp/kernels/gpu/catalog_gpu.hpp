@@ -417,9 +417,9 @@ using FloatWgmma64Waves = WaveSplit<GpuWgmmaTile<64, 128, 2, 256>>;
 template <int BM>
 using FloatWgmmaRowsN = WaveSplit<GpuWgmmaTile<BM, 64, 2, 256, 8, false, 2, false, false, true>>;
 /// The 80- and 96-row C^T tiles reading an unaligned A in place (WgmmaInPlace) instead of copying
-/// it first: for `tile: auto` to measure on float C of 65-96 rows with K not a multiple of 4, where
-/// the rule's C^T tiles ran at 77-80% of cuBLAS SGEMM (90 x 6000 x 1025: 0.075-0.076 ms, cuBLAS
-/// 0.057; forty-seventh round). Not the rule's until measured.
+/// it first: the rule's C^T tiles since the forty-seventh round (float C of 65-96 rows with K not a
+/// multiple of 4: 90 x 6000 x 1025 0.076 ms copying A, 0.067 in place, cuBLAS SGEMM 0.058;
+/// shape_rule.cpp, rows_t_chose). With A aligned, the same kernel as FloatWgmmaRowsN.
 template <int BM>
 using FloatWgmmaRowsNInPlace = WgmmaInPlace<FloatWgmmaRowsN<BM>>;
 
@@ -490,9 +490,9 @@ static_assert(detail::has_rule_tile<DoubleMma16Cp3DeepWaves>(rule_tiles::kDouble
 static_assert(detail::has_rule_tile<FloatWgmmaPre64Waves128>(rule_tiles::kFloatWgmmaPre64Waves) &&
                   FloatWgmmaPre64Waves128::min_blocks == 1,
               "FloatWgmmaPre64Waves128 vs shape_rule.hpp");
-static_assert(detail::has_rule_tile<FloatWgmmaRowsN<80>>(rule_tiles::kFloatWgmmaT80) &&
-                  detail::has_rule_tile<FloatWgmmaRowsN<96>>(rule_tiles::kFloatWgmmaT96) &&
-                  FloatWgmmaRowsN<80>::min_blocks == rule_tiles::kFloatWgmmaRowsNTeamsPerSm,
+static_assert(detail::has_rule_tile<FloatWgmmaRowsNInPlace<80>>(rule_tiles::kFloatWgmmaT80) &&
+                  detail::has_rule_tile<FloatWgmmaRowsNInPlace<96>>(rule_tiles::kFloatWgmmaT96) &&
+                  FloatWgmmaRowsNInPlace<80>::min_blocks == rule_tiles::kFloatWgmmaRowsNTeamsPerSm,
               "FloatWgmmaRowsN vs shape_rule.hpp");
 static_assert(detail::has_rule_tile<FloatTf32SmallWaves32>(rule_tiles::kFloatTf32SmallWaves) &&
                   FloatTf32SmallWaves32::min_blocks == rule_tiles::kFloatTf32SmallTeamsPerSm,
@@ -688,10 +688,10 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves128, Space, T>(R::wgmma_pre64_wsplit));
-    v.push_back(wgmma_variant<FloatWgmmaRowsN<80>, Space, T>(R::wgmma_t80));
-    v.push_back(wgmma_variant<FloatWgmmaRowsN<96>, Space, T>(R::wgmma_t96));
-    v.push_back(wgmma_variant<FloatWgmmaRowsNInPlace<80>, Space, T>());
-    v.push_back(wgmma_variant<FloatWgmmaRowsNInPlace<96>, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaRowsNInPlace<80>, Space, T>(R::wgmma_t80));
+    v.push_back(wgmma_variant<FloatWgmmaRowsNInPlace<96>, Space, T>(R::wgmma_t96));
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<80>, Space, T>());  // A copied first: the rule's until round 47
+    v.push_back(wgmma_variant<FloatWgmmaRowsN<96>, Space, T>());
     if constexpr (kLadderVariants) {
       v.push_back(wgmma_variant<FloatWgmmaRowsN<112>, Space, T>());
       v.push_back(wgmma_variant<FloatWgmmaRowsN<128>, Space, T>());
