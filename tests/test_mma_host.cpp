@@ -527,6 +527,18 @@ TEST_CASE("the tensor-core team-tiled GEMM on the host backend (emulated mma)", 
   CHECK(mmapp::gpu_mma_tag<ElTile, double>() == "dmma16k8 w16x16 cp3 splitk32 el");
   check_mma_kernel<ElTile, double>();
   check_mma_kernel<mmapp::ElemChunks<GpuMmaTile<96, 32, 8, 48, 32, 0, 1024, 0, 2, 4, true>>, double>(long_k_cases);
+  // ElemChunks without copies (forty-seventh round): contiguous operands with odd K or N, which the
+  // form above copies to aligned rows, go through the element-wise paths too. Its workspace holds
+  // the split's partials alone (1001^3: both operands copied by the form above; 1000^3: none).
+  using ElInPlace = mmapp::ElemChunks<GpuMmaTile<16, 32, 16, 16, 16, 0, 32, 0, 2, 3, true>, false>;
+  CHECK(mmapp::gpu_mma_tag<ElInPlace, double>() == "dmma16k8 w16x16 cp3 splitk32 el inplace");
+  CHECK(mmapp::mma_workspace_bytes<ElInPlace, double>(1001, 1001, 1001) ==
+        mmapp::splitk_workspace_bytes<double, 32>(1001, 1001, 1001));
+  CHECK(mmapp::mma_workspace_bytes<ElTile, double>(1001, 1001, 1001) >=
+        mmapp::mma_workspace_bytes<ElInPlace, double>(1001, 1001, 1001) + 2 * 1001 * 1002 * sizeof(double));
+  CHECK(mmapp::mma_workspace_bytes<ElTile, double>(1000, 1000, 1000) ==
+        mmapp::mma_workspace_bytes<ElInPlace, double>(1000, 1000, 1000));
+  check_mma_kernel<ElInPlace, double>();
   // The rule's 96x96x8 split tile (m16n8k8, six warps of 48x32, 4 stages,
   // split by 1024; 192 threads, past the host's 64-member teams) by its
   // warp tile in teams of two warps: 96x32 (the full 96 rows: 2x1 warps)

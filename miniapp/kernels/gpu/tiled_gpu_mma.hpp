@@ -137,6 +137,7 @@ struct GpuMmaTile {
   static constexpr bool last_team_sum = false;  ///< LastTeamSum<Cfg>: the slices summed in the launch (splitk.hpp)
   static constexpr int tail_slots = 0;        ///< TailSplit's and StreamK's slots: 0 the device's, > 0 fixed
   static constexpr bool elem_chunks = false;  ///< ElemChunks<Cfg>: unaligned operands' K tiles without the masks
+  static constexpr bool copies = true;        ///< ElemChunks<Cfg, false>: unaligned operands never copied
   static constexpr bool warp_tiled = true;
   static constexpr int warps = (BM / WM) * (BN / WN);  ///< the warps that multiply
   static constexpr int producers = Producers_;         ///< copy-only warps (warp/ws_pipeline.hpp)
@@ -164,11 +165,16 @@ struct GpuMmaTile {
 /// path in every cp.async tile, ptxas (CUDA 13.0, sm_90a) gave the 64x64
 /// deep tile at three teams per SM 168 registers and 4 bytes of spill
 /// (164 and none without it) and the warp-specialized 128x128 tile 20 more
-/// bytes of spill (forty-sixth round). Its tag adds "el".
-template <class Cfg>
+/// bytes of spill (forty-sixth round). Its tag adds "el". With Copies
+/// false, no operand is copied to aligned rows (the workspace has no room
+/// for it): every unaligned operand goes through those paths, where the
+/// cp.async tiles would copy those that C reuses enough (CopyRule::dmma,
+/// one launch each before the GEMM's); its tag then adds "el inplace".
+template <class Cfg, bool Copies = true>
 struct ElemChunks : Cfg {
   static_assert(Cfg::async && Cfg::producers == 0, "element chunks: the cp.async pipeline's loader, every thread");
   static constexpr bool elem_chunks = true;
+  static constexpr bool copies = Copies;
 };
 
 /// Cfg (a GpuMmaTile without split-K) with the tail split (splitk.hpp,
@@ -214,7 +220,7 @@ struct StreamK : Cfg {
 /// to 256 bytes) and the operand copies after them.
 template <class Cfg, class T>
 std::size_t mma_workspace_bytes(const long m, const long n, const long k) {
-  const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async, CopyRule::dmma>(m, n, k);
+  const std::size_t rest = tiled_gpu_workspace_bytes<T, Cfg::split_kc, Cfg::async && Cfg::copies, CopyRule::dmma>(m, n, k);
   if constexpr (!Cfg::tail_split && !Cfg::stream_k) {
     return rest;
   } else {
@@ -829,7 +835,7 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
   const AlignedOperands<Space, T, CopyRule::dmma> ops(
-      space, args, Cfg::async ? plan.work_bytes() + tail_bytes : args.work.extent(0));
+      space, args, Cfg::async && Cfg::copies ? plan.work_bytes() + tail_bytes : args.work.extent(0));
   detail::WarpGemmParams<T> params = detail::warp_gemm_params(M, N, K, Cfg::BM, Cfg::BN, plan, ops, args.beta);
   params.scratch_bytes = Scratch::Staged::launch_bytes(Scratch::bytes, Scratch::stage_c && params.stages_rows());
   params.tail_head = sk.active() ? sk.head : tail.head;
@@ -1053,7 +1059,7 @@ std::string gpu_mma_tag() {
   if (Cfg::last_team_sum) t += " lsum";
   if (Cfg::tail_split) t += " tail" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
   if (Cfg::stream_k) t += " sk" + (Cfg::tail_slots > 0 ? std::to_string(Cfg::tail_slots) : std::string());
-  if (Cfg::elem_chunks) t += " el";
+  if (Cfg::elem_chunks) t += Cfg::copies ? " el" : " el inplace";
   return t;
 }
 
