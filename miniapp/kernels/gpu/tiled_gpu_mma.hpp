@@ -830,7 +830,8 @@ void gemm_tiled_mma(const Space& space, const GemmArgs<Space, T>& args) {
   const std::size_t tail_bytes = partials_bytes<T, Cfg::BM, Cfg::BN>(tail.partials() + sk.partials());
 
   // Operands that cannot be read in 16-byte chunks: for the cp.async pipeline, aligned copies in
-  // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous). The register
+  // the workspace (aligned_operands.hpp; its element-wise fallback is synchronous), but none for
+  // ElemChunks<Cfg, false>, whose element-wise chunks stay asynchronous (cp_async_elem). The register
   // path hides element-wise loads behind the MMAs and keeps the operands in place (H200,
   // 2026-11-24: double 777x1234x4321 on the 64x64 register-path tile, 70.5% of cuBLAS DGEMM in
   // place, 61.6% with the copy; docs/performance.md).
