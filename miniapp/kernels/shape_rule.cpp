@@ -958,6 +958,33 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
 
 namespace {
 
+// Float C of 65-128 rows (one row of the 128x128 tiles) from K kWgmmaThinPresplitMinK, with K not a
+// multiple of 4 over 1024 or more columns (A copied first by the plain tiles: operand_copied) and B
+// aligned, where the wgmma step takes a tile and the in-loop wave split makes slices: that wave split
+// reading A in place (WgmmaInPlace, tiled_gpu_wgmma.hpp), no copy launch, rather than the pre-split
+// tile (kOneRowCopyMaxN's exception) or the in-loop tile copying A. One H200, 2026-12-02
+// (docs/performance.md, "Tensor cores, forty-eighth round"), the same run, ms, the rule before -> the
+// wave split reading A in place (cuBLAS SGEMM): 110 x 6000 x 1029 0.073 -> 0.070 (0.061), 128 x 6000
+// x 1025 0.076 -> 0.075 (0.064), 100 x 6000 x 1030 0.075 -> 0.070 (0.064), 105 x 6000 x 1027 0.076 ->
+// 0.072 (0.070), 100 x 4000 x 1023 0.050 -> 0.045 (0.058), all pre-split before; 120 x 9001 x 1025
+// 0.106 -> 0.097 (0.096), the in-loop tile copying A before. The C^T tiles (65-96 rows) read A in
+// place the same way (rows_t_chose).
+
+/// The step above applied to the wgmma step's choice `c`: wgmma_inplace_wsplit_a where it holds, else `c`.
+GpuRuleChoice one_row_a_in_place(GpuRuleChoice c, long m, long n, long k, long sms, std::string* why) {
+  namespace rt = rule_tiles;
+  const bool one_row = m > rt::kFloatWgmma.bm / 2 && m <= rt::kFloatWgmma.bm && k >= kWgmmaThinPresplitMinK;
+  if (c == GpuRuleChoice::none || !one_row || !operand_copied<float>(m, k, n) ||
+      n % detail::Chunk16<float>::width != 0)
+    return c;
+  const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+  if (slices <= 1) return c;
+  return chose(GpuRuleChoice::wgmma_inplace_wsplit_a,
+               "3xTF32 on wgmma, 128x128 tiles: " + waves_split_text(slices) +
+                   ", operands split in the K loop, A's unaligned rows read in place (one row of tiles)",
+               why);
+}
+
 // Whether odd operands that the copy bounds leave in place (CopyRule::dmma), K 112-768 (one slice),
 // take the 64x64 deep tile, its unaligned operands read element-wise (aligned_operands.hpp), where
 // its tiles fill one wave of three per SM and the register-path 64x64 tiles take more than one of
@@ -1054,6 +1081,19 @@ bool thin_inplace_short(long m, long n, long k) {
 // 0.075-0.077), but these steps run only where an operand is read in place unaligned.
 constexpr const char* kInPlaceElemText =
     "operands the copy bounds leave in place read in place, their unaligned rows element by element";
+
+// Operands the DMMA tiles copy by their own bounds alone (CopyRule::dmma: reused along 193-1023 rows
+// or columns, aligned_operands.hpp) in a GEMM of at most kDmmaElInPlaceMaxWork M·N·K, where the rule
+// takes the 64x64 deep tile (copying them) or the 96x96 tiles (and so the register path, reading them
+// in place): the 64x64 deep tile's ElemChunks form copying nothing (ElemChunks<Cfg, false>), its
+// unaligned rows element by element, without the copies' two launches. One H200, 2026-12-02
+// (docs/performance.md, "Tensor cores, forty-eighth round"), the same run, ms, the rule before ->
+// this tile (the 64x64 deep tile copying, forced; cuBLAS DGEMM): 1001^3 0.097 -> 0.089 (0.096;
+// 0.073), 1001 x 1003 x 999 0.093 -> 0.088 (0.089; 0.070), 513 x 1025 x 2049 (register path) 0.118
+// -> 0.114 (0.127; 0.095), 377 x 817 x 3382 (register path) 0.099 -> 0.090 (0.100; 0.090); within 2%
+// either way on 999^3, 801 x 803 x 2001, 700 x 900 x 3001 and 555 x 555 x 5555. In a larger GEMM the
+// copies weigh less: 900 x 901 x 9001 (7.3e9) ran 0.527 against 0.512 for the copying tile.
+constexpr double kDmmaElInPlaceMaxWork = 2e9;
 
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
 /// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
@@ -1353,7 +1393,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
                                  why);
         c != C::none)
-      return c;
+      return one_row_a_in_place(c, m, n, k, sms, why);
   if (!is_double && sm90a)
     if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
@@ -1391,6 +1431,16 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).
     const bool below_tiles_bound =
         !(operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m));
+    // Where the copies' launches weigh, neither: the 64x64 deep tile copying nothing
+    // (kDmmaElInPlaceMaxWork's comment).
+    if (deep && below_tiles_bound && double(m) * double(n) * double(k) <= kDmmaElInPlaceMaxWork &&
+        (c == C::dmma_small_splitk_deep || c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
+      return chose(C::dmma_small_splitk_deep_el_inplace,
+                   std::string("FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (") +
+                       (splitk_slices(m, n, k, rt::kDoubleMmaSmallSplitK.split_kc, elem) > 1 ? "K split by 1024"
+                                                                                             : "K in one slice") +
+                       "), odd operands read in place, element by element (a GEMM too small for their copies)",
+                   why);
     if (deep && below_tiles_bound && (c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
       return dmma_choice(m, n, k, sms, deep_tiles, false, sm90a, why);
     return c;

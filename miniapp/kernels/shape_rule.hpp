@@ -68,6 +68,10 @@ enum class GpuRuleChoice {
   // cp.async tiles' interior and edge paths (ElemChunks, tiled_gpu_mma.hpp; forty-seventh round).
   dmma_small_splitk_deep_el,  ///< dmma_small_splitk_deep's tile, unaligned operands' chunks element by element
   dmma_mid_wsplit_el,         ///< dmma_mid_wsplit's tile, unaligned operands' chunks element by element
+  // Operands the tiles would copy, read in place instead where the copies' launches weigh
+  // (forty-eighth round).
+  dmma_small_splitk_deep_el_inplace,  ///< dmma_small_splitk_deep_el's tile copying no operand (ElemChunks<Cfg, false>)
+  wgmma_inplace_wsplit_a,  ///< wgmma_inplace_wsplit's tile reading an unaligned A in place, no copy (WgmmaInPlace)
 };
 
 /// A block tile the GPU rule reasons about: BM x BN elements of C per team,

@@ -301,9 +301,11 @@ using DoubleMma16k8SmallWaves128Lb2Sum = LastTeamSum<DoubleMma16k8SmallWaves128L
 /// shape_rule.cpp, kInPlaceElemText); slower than the plain tiles on aligned operands.
 using DoubleMma16k8Cp3SmallDeepSplitKLb3El = ElemChunks<DoubleMma16k8Cp3SmallDeepSplitKLb3>;
 using DoubleMma16k8Cp4Deep96WavesEl = ElemChunks<DoubleMma16k8Cp4Deep96Waves>;
-/// The 64x64 ElemChunks tile copying no operand: for `tile: auto` on odd N or K that the deep tiles
-/// copy by their own bounds (CopyRule::dmma), where the copies' launches weigh (1001^3: 0.095 ms,
-/// 72% of cuBLAS DGEMM, against 0.066 at 1000^3; forty-seventh round). Not measured.
+/// The 64x64 ElemChunks tile copying no operand: on odd N or K that the deep tiles copy by their own
+/// bounds (CopyRule::dmma), where the copies' launches weigh (1001^3: 0.095 ms, 72% of cuBLAS DGEMM,
+/// against 0.066 at 1000^3; forty-seventh round). The rule's dmma_small_splitk_deep_el_inplace in
+/// GEMMs up to 2e9 M·N·K since the forty-eighth round (1001^3 0.097 -> 0.089 ms; shape_rule.cpp,
+/// kDmmaElInPlaceMaxWork).
 using DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace = ElemChunks<DoubleMma16k8Cp3SmallDeepSplitKLb3, false>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
@@ -323,10 +325,12 @@ using FloatWgmmaSplitK = GpuWgmmaTile<128, 128, 1, 1024>;
 /// (WaveSplit, chunks of at least 256): the rule's wgmma_inplace_wsplit, for
 /// few tiles whose split by 1024 ends in a part-empty wave.
 using FloatWgmmaWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256>>;
-/// The same reading an unaligned A or B in place (WgmmaInPlace): for `tile: auto` on float C of
-/// 97-128 rows with K not a multiple of 4 (A copied first), where the rule takes the pre-split tile
-/// at 82% of cuBLAS SGEMM (110 x 6000 x 1029, 128 x 6000 x 1025; forty-seventh round) and this tile,
-/// copying A, lost 16 us to one more K element (90 x 6000 x 1024 0.062 ms, 1025 0.078). Not measured.
+/// The same reading an unaligned A or B in place (WgmmaInPlace): the rule's wgmma_inplace_wsplit_a
+/// on float C of 65-128 rows with K not a multiple of 4 (A copied first by the plain tile), where the
+/// rule took the pre-split tile at 82% of cuBLAS SGEMM (110 x 6000 x 1029, 128 x 6000 x 1025;
+/// forty-seventh round) and the plain tile, copying A, lost 16 us to one more K element (90 x 6000 x
+/// 1024 0.062 ms, 1025 0.078). Since the forty-eighth round (110 x 6000 x 1029 0.073 -> 0.070 ms;
+/// shape_rule.cpp, one_row_a_in_place).
 using FloatWgmmaWavesInPlace = WgmmaInPlace<FloatWgmmaWaves>;
 /// Ladder: the in-loop split tile with its partial last (or lone) wave
 /// streamed (WgmmaStreamK, stream_k.hpp), so that every SM takes the same
@@ -693,7 +697,7 @@ void gpu_float_variants(std::vector<KernelVariant<Space, float>>& v) {
     v.push_back(wgmma_variant<FloatWgmmaPreSplitK2048, Space, T>(R::wgmma_splitk2048));
     v.push_back(wgmma_variant<FloatWgmmaPreWaves, Space, T>(R::wgmma_wsplit));
     v.push_back(wgmma_variant<FloatWgmmaWaves, Space, T>(R::wgmma_inplace_wsplit));
-    v.push_back(wgmma_variant<FloatWgmmaWavesInPlace, Space, T>());
+    v.push_back(wgmma_variant<FloatWgmmaWavesInPlace, Space, T>(R::wgmma_inplace_wsplit_a));
     v.push_back(wgmma_variant<FloatWgmma, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64SplitK2048, Space, T>());
     v.push_back(wgmma_variant<FloatWgmmaPre64Waves, Space, T>());
@@ -846,7 +850,7 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3El, Space, T>(R::dmma_small_splitk_deep_el));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96WavesEl, Space, T>(R::dmma_mid_wsplit_el));
-    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace, Space, T>());
+    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace, Space, T>(R::dmma_small_splitk_deep_el_inplace));
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3DeepWaves128, Space, T>());
