@@ -348,11 +348,12 @@ void check_gpu_shape_rule() {
       CHECK(tag(double(0), 16384, 16384, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");  // short K
       // The 128x64 tiles in one wave, the 64x64 ones in more (132 SMs: 256 tiles, 512): the 128x64
       // tile, on m16n8k8 up to K 128; odd operands left in place under 5e8 M·N·K where the 64x64
-      // tiles fill one wave of three per SM, more than one of two (450 x 2501: 320): the deep tile.
+      // tiles fill one wave of three per SM, more than one of two (450 x 2501: 320): the deep tile, in
+      // its ElemChunks form (forty-seventh round).
       if (sms == 132) {
         CHECK(tag(double(0), 128, 16384, 128) == "128x64x16/64x32 dmma16k8 w64x32 cp3 lb2 sw8");
         CHECK(tag(double(0), 128, 16384, 300) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 sw8");
-        CHECK(tag(double(0), 450, 2501, 399) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+        CHECK(tag(double(0), 450, 2501, 399) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024 el");
       }
       CHECK(tag(double(0), 96, 96, 500000) == "96x96x8/48x32 dmma16k8 w48x32 cp4 lb2 splitk1024");
       CHECK(tag(double(0), 256, 256, 262144) == "128x64x16/64x32 dmma16 w64x32 cp3 lb2 wsplit256");
@@ -365,11 +366,12 @@ void check_gpu_shape_rule() {
         CHECK(tag(double(0), 1500, 1500, 8192) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
       else if (sms == 132)
         CHECK(tag(double(0), 1500, 1500, 8192) == "128x128x16/64x32 dmma16k16 w64x32 cp4 ws4 lb1 sw8 tail");
-      // K in one slice: the same deep tile unsplit (twenty-ninth round); odd N and K copied (along
-      // more than 192 rows and columns, 1.0e9 M·N·K: CopyRule::dmma) the same; under 5e8 M·N·K not
-      // copied: the register-path tile (few tiles: its wave split)
+      // K in one slice: the same deep tile unsplit (twenty-ninth round); odd N and K that the copy
+      // bounds of the DMMA tiles copy (along more than 192 rows and columns, 1.0e9 M·N·K:
+      // CopyRule::dmma) read in place by its form copying nothing (forty-eighth round); under 5e8
+      // M·N·K not copied: the register-path tile (few tiles: its wave split)
       CHECK(tag(double(0), 200, 200, 64) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
-      CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024");
+      CHECK(tag(double(0), 1001, 1003, 999) == "64x64x16/32x32 dmma16k8 w32x32 cp3 lb3 splitk1024 el inplace");
       CHECK(tag(double(0), 701, 703, 999) == "64x64x16/32x32 dmma16k8 w32x32 lb2 wsplit128");
       // Few tiles, K 257-16384: K split into the slices that fill the waves (thirtieth round), on the
       // deep tile and (odd N and K, not copied) on the register path.
@@ -433,6 +435,10 @@ void check_gpu_shape_rule() {
       CHECK(tag(float(0), 70, 6000, 20000) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256 inplace");
       CHECK(tag(float(0), 96, 30001, 128) == "96x64x32/96x64 3xtf32 wgmma t96x64 lb2 sw8 wsplit256 inplace");
       CHECK(tag(float(0), 90, 6000, 1025) == "96x64x32/96x64 3xtf32 wgmma t96x64 lb2 sw8 wsplit256 inplace");
+      // 97-128 rows, A copied by the plain tiles (K not a multiple of 4): the in-loop wave split reading
+      // it in place (forty-eighth round; on 132 SMs, two slices).
+      if (mmapp::gpu_sm_estimate(Space()) == 132)
+        CHECK(tag(float(0), 110, 6000, 1029) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256 inplace");
     } else {
       CHECK(tag(float(0), 100, 100, 300000) == "64x64x16/4x8 w32x32 2st vec lb4 splitk1024");
       CHECK(tag(float(0), 8192, 8192, 8192) == "128x256x8/8x16 w64x64 2st vec sw8 lb1");

@@ -424,11 +424,14 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
        "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages"},
       // Odd N and K in a GEMM under 5e8 M·N·K (operands not copied, CopyRule::dmma): the register
       // path; 144 tiles on its 264 slots, 2 slices of 512 in one wave (the thirty-fourth round's
-      // bounds; 1001 x 1003 x 999, 1.0e9, is copied: the deep tiles).
+      // bounds; 1001 x 1003 x 999, 1.0e9, is copied by the DMMA bounds alone: the deep 64x64 tile, copying
+      // nothing since the forty-eighth round).
       {true, 701, 703, 999, 132, C::dmma_small_reg_wsplit,
        "shape rule: FP64 tensor cores, few 64x64 tiles (121 on 264 slots, 121 teams split by 1024): K split into 2 "
        "slices of 512 filling the waves, operands read in place"},
-      {true, 1001, 1003, 999, 132, C::dmma_small_splitk_deep, kDeepOneSlice},
+      {true, 1001, 1003, 999, 132, C::dmma_small_splitk_deep_el_inplace,
+       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice), odd "
+       "operands read in place, element by element (a GEMM too small for their copies)"},
       // The register path's few tiles (86 on 264 slots; the estimate within 0.9 of the split by 1024's):
       // 2730 x 85 x 3871, 344 teams split by 1024 in two waves, 3 slices of 1344 in one.
       {true, 2730, 85, 3871, 132, C::dmma_small_reg_wsplit,
@@ -660,7 +663,8 @@ TEST_CASE("GPU shape rule without tensor cores (run.math: simt): the SIMT choice
     return c == C::dmma_big || c == C::dmma_small || c == C::dmma_small_splitk || c == C::dmma_deep ||
            c == C::dmma_small_splitk_deep || c == C::dmma_deep_k8 || c == C::dmma_mid_splitk_deep ||
            c == C::dmma_mid_wsplit || c == C::dmma_deep_wsplit || c == C::dmma_deep_ws || c == C::dmma_deep_ws_tail ||
-           c == C::dmma_deep_ws_sk || c == C::dmma_small_splitk_deep_el || c == C::dmma_mid_wsplit_el;
+           c == C::dmma_deep_ws_sk || c == C::dmma_small_splitk_deep_el || c == C::dmma_mid_wsplit_el ||
+           c == C::dmma_small_splitk_deep_el_inplace;
   };
   long n_dmma = 0, n_shapes = 0;
   for (const bool is_double : {false, true})
@@ -930,9 +934,9 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   // in place and, since the in-loop loader's per-chunk loads (forty-first round: 112 x 6000 x 1500
   // 0.087 ms against the pre-split tile's 0.098, 100 x 6000 x 1024 0.063 against 0.071), aligned
   // operands too; 65 x 3000 x 2000 (the 80-row C^T tile) and 129 rows (two rows of tiles) keep
-  // theirs.
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {128, 6422, 1500}, {112, 6000, 1500}, {116, 3000, 3000}, {100, 8000, 1030}, {128, 6000, 1537}}) {
+  // theirs. (With A copied, K not a multiple of 4: the form reading A in place, the test below.)
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{128, 6422, 1500}, {112, 6000, 1500}, {116, 3000, 3000}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit);
   }
@@ -944,22 +948,23 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     CHECK(h200(m, n, k, true) != C::wgmma_inplace_wsplit);
     CHECK(h200(m, n, k, true) != C::none);
   }
-  // Except with A copied first (K not a multiple of 4) over at most 7000 columns and K under 1536
-  // (forty-fifth round: 100 x 6000 x 1025 0.080 ms in-loop against 0.074 pre-split): the pre-split
-  // tile, whose pass writes A aligned. 100 x 6000 x 1100 (A aligned), 100 x 8000 x 1030 and 128 x
-  // 6000 x 1537 (above, A copied) keep the in-loop tile.
+  // With A copied first (K not a multiple of 4 over 1024 columns or more) and B aligned: the in-loop
+  // wave split reading A in place (forty-eighth round: 100 x 6000 x 1030 0.075 ms pre-split, 0.079
+  // in-loop copying A, 0.069-0.070 reading it in place), where the pre-split tile (over at most 7000
+  // columns and K under 1536, forty-fifth round) or the in-loop tile copying A ran before. With B
+  // unaligned too (97 x 2731 x 1025) the pre-split tile stays, its pass writing both aligned.
   for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6000, 1025},
                                                                 {112, 6000, 1025},
                                                                 {100, 4000, 1025},
                                                                 {100, 7000, 1025},
-                                                                {97, 2731, 1025},
-                                                                {105, 6000, 1027}}) {
+                                                                {105, 6000, 1027},
+                                                                {100, 8000, 1030},
+                                                                {128, 6000, 1537}}) {
     INFO(m << "x" << n << "x" << k);
-    const C c = h200(m, n, k, true, &why);
-    CHECK(c != C::wgmma_inplace_wsplit);
-    CHECK(c != C::wgmma_splitk_inplace);
-    CHECK(why.find("operands split once") != std::string::npos);
+    CHECK(h200(m, n, k, true) == C::wgmma_inplace_wsplit_a);
   }
+  CHECK(h200(97, 2731, 1025, true, &why) == C::wgmma_wsplit);
+  CHECK(why.find("operands split once") != std::string::npos);
   CHECK(h200(100, 6000, 1100, true) == C::wgmma_inplace_wsplit);
   // One row of tiles where the wave split leaves K whole and the split by 1024 would take another
   // wave: K whole (100 x 12000 x 1025: 94 tiles, 188 teams split; forty-fifth round); over a long K
@@ -1401,7 +1406,7 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(4097, 192, 4097) == C::dmma_small_splitk);
   CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep);
   CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
-  CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep_el_inplace);
   // Left in place, K 112-768, 64x64 tiles in one wave of three per SM (396) but more than one of two
   // (264): the deep 64x64 tile, reading them in place (thirty-fifth round), their unaligned rows element
   // by element (its ElemChunks form, forty-seventh round).
@@ -1416,12 +1421,79 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(1700, 1001, 255) == C::dmma_big);   // 432 tiles: more than one wave of three
   CHECK(h200_double(960, 1345, 111) == C::dmma_big);    // K < 112: the register path
   // Copied by these bounds alone (under 1024 rows or columns) where the 96x96 tile would take them
-  // (its split, 96x96 no emptier than 64x64): read in place, the register path's choice.
-  CHECK(h200_double(513, 1025, 2049) == C::dmma_small_splitk);
-  CHECK(h200_double(555, 555, 5555) == C::dmma_small_splitk);
-  CHECK(h200_double(377, 817, 3382) == C::dmma_small_reg_wsplit);
+  // (its split, 96x96 no emptier than 64x64): read in place; up to 2e9 M·N·K by the deep 64x64 tile
+  // copying nothing (forty-eighth round), past it by the register path (900 x 901 x 9001).
+  CHECK(h200_double(513, 1025, 2049) == C::dmma_small_splitk_deep_el_inplace);
+  CHECK(h200_double(555, 555, 5555) == C::dmma_small_splitk_deep_el_inplace);
+  CHECK(h200_double(377, 817, 3382) == C::dmma_small_splitk_deep_el_inplace);
+  CHECK(h200_double(900, 901, 9001) == C::dmma_small_splitk);
   CHECK(h200_double(556, 556, 5556) == C::dmma_mid_splitk_deep);  // aligned: the 96x96 tile
-  CHECK(h200_double(700, 900, 3001) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(700, 900, 3001) == C::dmma_small_splitk_deep_el_inplace);
+}
+
+TEST_CASE("GPU shape rule, operands the tiles would copy, read in place where the copies weigh", "[rule]") {
+  // Double (forty-eighth round): odd operands copied by the DMMA tiles' bounds alone (reused along
+  // 193-1023 rows or columns) in GEMMs of at most 2e9 M·N·K, where the rule would take the 64x64 deep
+  // tile or the 96x96 tiles: the 64x64 deep tile copying nothing (ElemChunks<Cfg, false>).
+  std::string why;
+  const std::string head = "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (";
+  const std::string tail = "), odd operands read in place, element by element (a GEMM too small for their copies)";
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {1001, 1001, 1001}, {999, 999, 999}, {1000, 1001, 1000}, {4510, 504, 369}, {688, 2275, 436}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el_inplace);
+    CHECK(why == head + "K in one slice" + tail);
+  }
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {801, 803, 2001}, {1517, 485, 1451}, {529, 485, 3688}, {869, 791, 1052}, {1001, 1001, 1995}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el_inplace);
+    CHECK(why == head + "K split by 1024" + tail);
+  }
+  // Not past 2e9 (1001 x 1001 x 1999: the copying tile), with both operands aligned (1001 x 1000 x
+  // 1000), copied by the tiles' own bound (1500 x 1501 x 777: reused along 1500 rows and 1501
+  // columns), where the copy rule copies nothing (701 x 703 x 999, under 5e8), where the rule takes
+  // the 128x64 tile (2000 x 1001 x 1001) or the deep wave split (600 x 1001 x 1001), nor without the
+  // deep tiles.
+  CHECK(h200_double(1001, 1001, 1999) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(1001, 1000, 1000) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(1500, 1501, 777) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
+  CHECK(h200_double(2000, 1001, 1001) == C::dmma_deep);
+  CHECK(h200_double(600, 1001, 1001) == C::dmma_small_wsplit);
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{1001, 1001, 1001}, {513, 1025, 2049}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(mmapp::gpu_shape_rule(true, m, n, k, 132, nullptr, true, false, true, 4.8e12) !=
+          C::dmma_small_splitk_deep_el_inplace);
+  }
+
+  // Float (forty-eighth round): 65-128 rows from K 1024, A copied first (K not a multiple of 4 over
+  // 1024 or more columns), B aligned, where the wave split makes slices: the in-loop wave split
+  // reading A in place (WgmmaInPlace).
+  CHECK(h200_float(110, 6000, 1029, &why) == C::wgmma_inplace_wsplit_a);
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 2 slices filling the waves, operands split "
+        "in the K loop, A's unaligned rows read in place (one row of tiles)");
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {97, 6000, 1025}, {128, 2000, 1025}, {88, 1252, 7391}, {120, 6000, 2051}, {128, 5000, 1301}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k) == C::wgmma_inplace_wsplit_a);
+  }
+  // Not with A aligned (K 1024), A not copied (N under 1024: the small-C step), B unaligned (N 9001:
+  // the in-loop tile as before), 129 rows (two rows of tiles), K under 1024, the wave split one slice
+  // (100 x 12000 x 1025: K whole), the C^T tile's rows (65 x 6000 x 1025), nor without sm_90a.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{100, 6000, 1024},
+                                                                {100, 1000, 1025},
+                                                                {120, 9001, 1025},
+                                                                {129, 6000, 1025},
+                                                                {100, 4000, 1023},
+                                                                {100, 12000, 1025},
+                                                                {65, 6000, 1025}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k) != C::wgmma_inplace_wsplit_a);
+    CHECK(h200_float(m, n, k) != C::none);
+  }
+  CHECK(h200_float(110, 6000, 1029, nullptr, false) != C::wgmma_inplace_wsplit_a);
 }
 
 TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as with N even", "[rule]") {

@@ -966,16 +966,21 @@ namespace {
 // (docs/performance.md, "Tensor cores, forty-eighth round"), the same run, ms, the rule before -> the
 // wave split reading A in place (cuBLAS SGEMM): 110 x 6000 x 1029 0.073 -> 0.070 (0.061), 128 x 6000
 // x 1025 0.076 -> 0.075 (0.064), 100 x 6000 x 1030 0.075 -> 0.070 (0.064), 105 x 6000 x 1027 0.076 ->
-// 0.072 (0.070), 100 x 4000 x 1023 0.050 -> 0.045 (0.058), all pre-split before; 120 x 9001 x 1025
-// 0.106 -> 0.097 (0.096), the in-loop tile copying A before. The C^T tiles (65-96 rows) read A in
-// place the same way (rows_t_chose).
+// 0.072 (0.070), all pre-split before; the round's second job, the same run, the audit shapes it moved, ms,
+// pre-split / in-loop copying A -> reading it in place: 100 x 4000 x 1025 0.061 / 0.057 -> 0.047
+// (0.048), 112 x 4000 x 3001 0.117 / 0.094 -> 0.085 (0.087), 88 x 1252 x 7391 0.100 / 0.075 -> 0.065
+// (0.070), 100 x 8000 x 1030 0.087 / 0.081 -> 0.071 (0.077), 128 x 2000 x 1025 0.050 / 0.051 ->
+// 0.041 (0.036): faster on all 15. Under K 1024 the pre-split tile stays (100 x 4000 x 1023 ran 0.045
+// against its 0.050: one shape, not a step), and with B unaligned too the rule's tiles (120 x 9001 x
+// 1025, the in-loop tile copying A, ran 0.106 against this tile's 0.097: one shape, not a step; the
+// step would move 24 audit shapes unmeasured). The C^T tiles (65-96 rows) read A in place the same
+// way (rows_t_chose).
 
 /// The step above applied to the wgmma step's choice `c`: wgmma_inplace_wsplit_a where it holds, else `c`.
 GpuRuleChoice one_row_a_in_place(GpuRuleChoice c, long m, long n, long k, long sms, std::string* why) {
   namespace rt = rule_tiles;
   const bool one_row = m > rt::kFloatWgmma.bm / 2 && m <= rt::kFloatWgmma.bm && k >= kWgmmaThinPresplitMinK;
-  if (c == GpuRuleChoice::none || !one_row || !operand_copied<float>(m, k, n) ||
-      n % detail::Chunk16<float>::width != 0)
+  if (c == GpuRuleChoice::none || !one_row || !operand_copied<float>(m, k, n) || n % detail::Chunk16<float>::width != 0)
     return c;
   const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
   if (slices <= 1) return c;
@@ -1092,7 +1097,12 @@ constexpr const char* kInPlaceElemText =
 // 0.073), 1001 x 1003 x 999 0.093 -> 0.088 (0.089; 0.070), 513 x 1025 x 2049 (register path) 0.118
 // -> 0.114 (0.127; 0.095), 377 x 817 x 3382 (register path) 0.099 -> 0.090 (0.100; 0.090); within 2%
 // either way on 999^3, 801 x 803 x 2001, 700 x 900 x 3001 and 555 x 555 x 5555. In a larger GEMM the
-// copies weigh less: 900 x 901 x 9001 (7.3e9) ran 0.527 against 0.512 for the copying tile.
+// copies weigh less: 900 x 901 x 9001 (7.3e9) ran 0.527 against 0.512 for the copying tile. The
+// round's second job, the audit shapes the step moved, ms, the 64x64 deep tile copying -> this tile
+// (cuBLAS DGEMM): 402 x 699 x 4390 0.109 -> 0.097 (0.094), 688 x 2275 x 436 0.058 -> 0.051 (0.051),
+// 869 x 791 x 1052 0.072 -> 0.066 (0.069), 4510 x 504 x 369 0.074 -> 0.070 (0.065), 1001^3 0.095 ->
+// 0.088 (0.070); none of the 15 slower. Not for the deep wave split (dmma_small_wsplit: 600 x 1001 x
+// 1001), whose form copying nothing the catalog lacks.
 constexpr double kDmmaElInPlaceMaxWork = 2e9;
 
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and

@@ -850,7 +850,8 @@ void gpu_double_variants(std::vector<KernelVariant<Space, double>>& v) {
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepLb3, Space, T>(R::dmma_small_deep));
     v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3El, Space, T>(R::dmma_small_splitk_deep_el));
     v.push_back(mma_variant<DoubleMma16k8Cp4Deep96WavesEl, Space, T>(R::dmma_mid_wsplit_el));
-    v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace, Space, T>(R::dmma_small_splitk_deep_el_inplace));
+    v.push_back(
+        mma_variant<DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace, Space, T>(R::dmma_small_splitk_deep_el_inplace));
     if constexpr (kLadderVariants) {
       v.push_back(mma_variant<DoubleMma16k8Cp3SmallDeepWaves64Lb3, Space, T>());
       v.push_back(mma_variant<DoubleMma16Cp3DeepWaves128, Space, T>());
