@@ -254,7 +254,10 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// register path's 64x64 tile, the 64x64 deep tile reading them in place
 /// (forty-sixth round). Those three in-place steps take the tiles' ElemChunks
 /// forms, which copy the unaligned operand's chunks element by element
-/// (dmma_small_splitk_deep_el, dmma_mid_wsplit_el; forty-seventh round). The SIMT steps ask for no
+/// (dmma_small_splitk_deep_el, dmma_mid_wsplit_el; forty-seventh round). Operands copied by the
+/// DMMA bounds alone (under kOperandCopyMinReuse) in a GEMM of at most 2e9 M·N·K, where the rule
+/// would take the 64x64 deep tile or the 96x96 tiles: the 64x64 deep tile copying nothing, reading
+/// them element by element (dmma_small_splitk_deep_el_inplace; forty-eighth round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
@@ -334,7 +337,10 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// with K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop
 /// 128x128 tile, but for A copied first (K not a multiple of 4) over at most 7000 columns with K under 1536
 /// (forty-fifth round); that in-loop tile with K whole where the wave split leaves K whole and the split by
-/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)). Float with N not a multiple of 4, K
+/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)). Where the wgmma steps take a tile
+/// for such a C (65-128 rows, K >= 1024) with A copied first (K not a multiple of 4, N >= 1024), B
+/// aligned and the in-loop wave split making slices: that wave split reading A in place, no copy
+/// (wgmma_inplace_wsplit_a; forty-eighth round). Float with N not a multiple of 4, K
 /// 33-64 and C under 1e6 cells, where the SIMT steps end at the 64x64 tile: the block-tiled kernel's 64x64x8
 /// tile, 4x4 per thread (basic_small; forty-fifth round).
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
