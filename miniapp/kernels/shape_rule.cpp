@@ -1069,6 +1069,23 @@ bool thin_inplace_short(long m, long n, long k) {
          k <= kDmmaSmallDeepMaxK;
 }
 
+// Odd operands left in place (CopyRule::dmma) where the rule takes the register path's 64x64 tile
+// with K whole (dmma_small: no wave split), K kDmmaInPlaceMinK-kDmmaSmallDeepMaxK and fewer 64x64
+// tiles than SMs (forty-ninth round): the 64x64 deep tile reading them in place, element by element,
+// copying nothing (dmma_small_splitk_deep_el_inplace). With a team per SM at most, the deep tile's
+// three cp.async stages hide the loads that the register path waits for. One H100 (2026-12-07,
+// docs/results/2026-12-07/round49, call 1), `tile: auto`, ms, the rule before -> the deep tile in
+// place (cuBLAS DGEMM): 142 x 97 x 253 (6 tiles) 0.0265 -> 0.0233 (0.0184), 129 x 127 x 257 (6)
+// 0.0274 -> 0.0241 (0.0191), 777 x 333 x 257 (78) 0.0273 -> 0.0256 (0.0250), 2000 x 199 x 401 (128)
+// 0.0356 -> 0.0324 (0.0291). Over more tiles than SMs the register path stays ahead: 1500 x 401 x
+// 601 (168 tiles) 0.053 against 0.058, 1500 x 333 x 777 (144) 0.064 against 0.067 (and round 35's
+// register-path wins at 210-256 tiles, inplace_deep_wave's comment); at K 101, a tie (100 x 100 x
+// 101, 0.0182 against 0.0184).
+bool few_tiles_inplace_short(long m, long n, long k, long sms) {
+  return k >= kDmmaInPlaceMinK && k <= kDmmaSmallDeepMaxK &&
+         tiles_of(rule_tiles::kDoubleMmaSmallSplitK, m, n) <= sms;
+}
+
 // The in-place steps' tiles (inplace_deep_wave, thin_inplace_mid, thin_inplace_short) in their
 // ElemChunks forms (tiled_gpu_mma.hpp): the operand whose rows are not 16-byte aligned goes through
 // the cp.async tiles' interior and edge paths, element by element, instead of the masked path on
@@ -1363,6 +1380,29 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
   return rows_t_chose(t80, m, n, k, sms, "3xTF32 on wgmma, a small C over a long K: ", why);
 }
 
+// A tall, thin C (forty-ninth round): N kTallThinMinN-kTallThinMaxN (at most two 64-column tiles
+// and a few columns past them), K kTallThinMinK-kTallThinMaxK and the 80-row C^T tile making at
+// least one team per SM. The 128-column tiles there cover C's columns half (N just past 128) or
+// make fewer tiles than SMs (N 128 over 9000 rows: 71), and the small-C step's 64x128 tiles split
+// in waves pad N as much; the 80 x 64 C^T tile pads N to 64 columns and makes more than three
+// times the 128x128 tiles' teams. One H100 (2026-12-07, docs/results/2026-12-07/round49, call 1),
+// `tile: auto`, ms, the rule before -> the 80-row C^T tile (cuBLAS SGEMM): 9000 x 130 x 700 0.114
+// (the small-C step) -> 0.102 (0.084), 9000 x 130 x 1000 0.161 -> 0.135 (0.119), 9000 x 128 x 700
+// 0.072 (128x128 pre-split) -> 0.063 (0.079), 20000 x 129 x 300 0.103 (SIMT 64x64) -> 0.084
+// (0.101), 12000 x 136 x 500 0.087 -> 0.084 (0.084), 6000 x 130 x 700 0.061 -> 0.060 (0.065).
+// Past the bounds it loses: 4000 x 131 x 1500 0.084 -> 0.093, 9000 x 160 x 700 0.104 -> 0.105,
+// 9000 x 258 x 700 0.106 -> 0.150.
+constexpr long kTallThinMinN = 65, kTallThinMaxN = 136, kTallThinMinK = 256, kTallThinMaxK = 1024;
+
+/// The tall-thin C^T step (the comment above); `none` where it declines.
+GpuRuleChoice tall_thin_t80_choice(long m, long n, long k, long sms, std::string* why) {
+  namespace rt = rule_tiles;
+  if (n < kTallThinMinN || n > kTallThinMaxN || k < kTallThinMinK || k > kTallThinMaxK ||
+      tiles_of(rt::kFloatWgmmaT80, m, n) < sms)
+    return GpuRuleChoice::none;
+  return rows_t_chose(true, m, n, k, sms, "3xTF32 on wgmma, a tall thin C: ", why);
+}
+
 }  // namespace
 
 namespace {
@@ -1398,6 +1438,8 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     if (const C c = rows_n_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
     if (const C c = long_k_rows_t_choice(m, n, k, sms, why); c != C::none) return c;
+  if (!is_double && sm90a)
+    if (const C c = tall_thin_t80_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
     if (const C c = wgmma_choice(m, n, k, sms, mem_bandwidth,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
@@ -1436,6 +1478,12 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                    std::string("FP64 tensor cores, a thin C over a short K: 64x64 tiles at three teams per SM, 3 "
                                "cp.async stages (K in one slice), ") +
                        kInPlaceElemText,
+                   why);
+    if (deep_tiles && !deep && c == C::dmma_small && few_tiles_inplace_short(m, n, k, sms))
+      return chose(C::dmma_small_splitk_deep_el_inplace,
+                   std::string("FP64 tensor cores, fewer 64x64 tiles than SMs over a short K: 64x64 tiles at three "
+                               "teams per SM, 3 cp.async stages (K in one slice), odd operands read in place, element "
+                               "by element"),
                    why);
     // Operands copied by the DMMA tiles' bounds alone (reused along 193-1023 rows or columns) where
     // the 96x96 tile would take them: read in place instead (kDmmaCopyMinReuse's comment).
