@@ -997,7 +997,8 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
     CHECK(h200(m, n, k, true) != C::wgmma_t96);
   }
   CHECK(mmapp::gpu_shape_rule(false, 68, 213, 15525, 132, nullptr, true, true, false, 4.8e12) != C::wgmma_t80);
-  CHECK(h200(8000, 100, 513, true) == C::wgmma_pre64_wsplit);  // K under 1024: the small-C step
+  CHECK(h200(8000, 100, 513, true) == C::wgmma_t80);           // K under 1024, a tall thin C: the C^T tile
+  CHECK(h200(3000, 100, 513, true) == C::wgmma_pre64_wsplit);  // fewer teams: the small-C step
   // Not wgmma, and the SIMT choice unchanged: K under 64 (16384^2 x 48: the teams' fixed cost);
   // K = 256 over a small C (the SIMT tile as fast); half-used tiles (64 x 4096 x 4096); GEMV-like
   // shapes. Double: the flag (the sm_90a tiles) changes only the deep 128x64 tile's shapes, to the
@@ -1494,6 +1495,84 @@ TEST_CASE("GPU shape rule, operands the tiles would copy, read in place where th
     CHECK(h200_float(m, n, k) != C::none);
   }
   CHECK(h200_float(110, 6000, 1029, nullptr, false) != C::wgmma_inplace_wsplit_a);
+}
+
+TEST_CASE("GPU shape rule, few odd tiles over a short K read in place; a tall thin float C on the 80 x 64 C^T tile",
+          "[rule]") {
+  // Double (forty-ninth round): odd operands left in place where the rule takes the register
+  // path's 64x64 tile with K whole, K 112-768 and at most one 64x64 tile per SM: the 64x64 deep
+  // tile reading them in place (few_tiles_inplace_short).
+  std::string why;
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{142, 97, 253},
+                                                                {129, 127, 257},
+                                                                {777, 333, 257},
+                                                                {2000, 199, 401},
+                                                                {68, 406, 153},
+                                                                {2087, 93, 265},
+                                                                {142, 97, 112},
+                                                                {768, 701, 253}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el_inplace);
+    CHECK(why ==
+          "shape rule: FP64 tensor cores, fewer 64x64 tiles than SMs over a short K: 64x64 tiles at three teams per "
+          "SM, 3 cp.async stages (K in one slice), odd operands read in place, element by element");
+  }
+  // Not under K 112 (100 x 100 x 101, 142 x 97 x 111), over more tiles than SMs (768 x 705 x 253:
+  // 144; 1500 x 401 x 601: 168), where the register path splits K in waves (142 x 97 x 768), nor
+  // without the deep tiles.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
+           {100, 100, 101}, {142, 97, 111}, {768, 705, 253}, {1500, 401, 601}, {1500, 333, 777}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k) == C::dmma_small);
+  }
+  CHECK(h200_double(142, 97, 768) == C::dmma_small_reg_wsplit);
+  CHECK(mmapp::gpu_shape_rule(true, 142, 97, 253, 132, nullptr, true, false, true, 4.8e12) == C::dmma_small);
+
+  // Float (forty-ninth round): N 65-136, K 256-1024, the 80 x 64 C^T tile making at least a team per
+  // SM, where the rule would take the SIMT tiles, or the small-C step's 64x128 wave split from K 512
+  // over 1.5 teams per SM (198 on 132 SMs): that C^T tile, K split in its waves (tall_thin_t80).
+  CHECK(h200_float(9000, 130, 1000, &why) == C::wgmma_t80);
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, a tall thin C: C^T tiles of 80 x 64 (C's rows as wgmma's N): K split into 2 "
+        "slices filling the waves");
+  CHECK(h200_float(20000, 129, 301, &why) == C::wgmma_t80);
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, a tall thin C: C^T tiles of 80 x 64 (C's rows as wgmma's N): K whole (the "
+        "wave split makes one slice), A's unaligned rows read in place");
+  // The small-C step's shapes (9000 x 130 x 700 ... 5280 x 130 x 700: 66 x 3 teams), the SIMT
+  // tiles' (9000 x 130 x 256 ... 20097 x 127 x 561).
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{9000, 130, 700},
+                                                                {8000, 100, 513},
+                                                                {9000, 130, 512},
+                                                                {9000, 130, 1024},
+                                                                {5280, 130, 700},
+                                                                {9000, 130, 256},
+                                                                {25327, 89, 573},
+                                                                {39948, 67, 900},
+                                                                {20097, 127, 561}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k) == C::wgmma_t80);
+  }
+  // Not in place of the 128x128 wgmma tiles (9000 x 128 x 700, 6000 x 130 x 700, 9000 x 65 x 700),
+  // nor of the small-C step under K 512 (9000 x 130 x 511, 14081 x 79 x 261) or 1.5 teams per SM
+  // (5200 x 130 x 700: 65 x 3; 4000 x 130 x 600), nor at N 64 or 137, K 255 or 1025, nor without
+  // sm_90a.
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{9000, 128, 700},
+                                                                {6000, 130, 700},
+                                                                {9000, 65, 700},
+                                                                {9000, 130, 511},
+                                                                {14081, 79, 261},
+                                                                {5200, 130, 700},
+                                                                {4000, 130, 600},
+                                                                {9000, 64, 700},
+                                                                {9000, 137, 700},
+                                                                {9000, 130, 255},
+                                                                {9000, 130, 1025}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k) != C::wgmma_t80);
+    CHECK(h200_float(m, n, k) != C::none);
+  }
+  CHECK(h200_float(9000, 130, 700, nullptr, false) != C::wgmma_t80);
 }
 
 TEST_CASE("GPU shape rule, double with N odd and short K: the DMMA tiles, as with N even", "[rule]") {

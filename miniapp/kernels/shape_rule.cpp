@@ -1073,17 +1073,24 @@ bool thin_inplace_short(long m, long n, long k) {
 // with K whole (dmma_small: no wave split), K kDmmaInPlaceMinK-kDmmaSmallDeepMaxK and fewer 64x64
 // tiles than SMs (forty-ninth round): the 64x64 deep tile reading them in place, element by element,
 // copying nothing (dmma_small_splitk_deep_el_inplace). With a team per SM at most, the deep tile's
-// three cp.async stages hide the loads that the register path waits for. One H100 (2026-12-07,
-// docs/results/2026-12-07/round49, call 1), `tile: auto`, ms, the rule before -> the deep tile in
-// place (cuBLAS DGEMM): 142 x 97 x 253 (6 tiles) 0.0265 -> 0.0233 (0.0184), 129 x 127 x 257 (6)
-// 0.0274 -> 0.0241 (0.0191), 777 x 333 x 257 (78) 0.0273 -> 0.0256 (0.0250), 2000 x 199 x 401 (128)
-// 0.0356 -> 0.0324 (0.0291). Over more tiles than SMs the register path stays ahead: 1500 x 401 x
-// 601 (168 tiles) 0.053 against 0.058, 1500 x 333 x 777 (144) 0.064 against 0.067 (and round 35's
-// register-path wins at 210-256 tiles, inplace_deep_wave's comment); at K 101, a tie (100 x 100 x
-// 101, 0.0182 against 0.0184).
+// three cp.async stages hide the loads that the register path waits for. One H100, 2026-12-07
+// (docs/results/2026-12-07/round49), `tile: auto` medians, ms, the register path -> the deep tile
+// in place (cuBLAS DGEMM):
+//   - call 1: 142 x 97 x 253 (6 tiles) 0.0262 -> 0.0233 (0.0184), 129 x 127 x 257 (6) 0.0268 ->
+//     0.0241 (0.0191), 777 x 333 x 257 (78) 0.0269 -> 0.0256 (0.0250), 2000 x 199 x 401 (128)
+//     0.0352 -> 0.0324 (0.0291);
+//   - call 2, the 24 shapes the step moves (the audit decks' 11, 13 more): faster on 20, by up to
+//     21% (640 x 640 x 255 0.0285 -> 0.0226, 68 x 406 x 153 0.0262 -> 0.0209), the median 0.94 of
+//     the time; slower on 4 (245 x 514 x 227 by 0.7%, 983 x 153 x 180 0.0231 -> 0.0283, 777 x 333 x
+//     257 0.0287 -> 0.0321, 129 x 127 x 257 0.0280 -> 0.0309), where call 1 had the last two
+//     faster: at 20-30 us these GEMMs are about a launch, and runs differ by 10%. As the rule, all
+//     24 at 83-121% of cuBLAS.
+// Over more tiles than SMs the register path stays ahead: 1500 x 401 x 601 (168 tiles) 0.053
+// against 0.058, 1500 x 333 x 777 (144) 0.064 against 0.067 (and round 35's register-path wins at
+// 210-256 tiles, inplace_deep_wave's comment); at K 101, a tie (100 x 100 x 101, 0.0182 against
+// 0.0184).
 bool few_tiles_inplace_short(long m, long n, long k, long sms) {
-  return k >= kDmmaInPlaceMinK && k <= kDmmaSmallDeepMaxK &&
-         tiles_of(rule_tiles::kDoubleMmaSmallSplitK, m, n) <= sms;
+  return k >= kDmmaInPlaceMinK && k <= kDmmaSmallDeepMaxK && tiles_of(rule_tiles::kDoubleMmaSmallSplitK, m, n) <= sms;
 }
 
 // The in-place steps' tiles (inplace_deep_wave, thin_inplace_mid, thin_inplace_short) in their
@@ -1380,26 +1387,44 @@ GpuRuleChoice long_k_rows_t_choice(long m, long n, long k, long sms, std::string
   return rows_t_chose(t80, m, n, k, sms, "3xTF32 on wgmma, a small C over a long K: ", why);
 }
 
-// A tall, thin C (forty-ninth round): N kTallThinMinN-kTallThinMaxN (at most two 64-column tiles
-// and a few columns past them), K kTallThinMinK-kTallThinMaxK and the 80-row C^T tile making at
-// least one team per SM. The 128-column tiles there cover C's columns half (N just past 128) or
-// make fewer tiles than SMs (N 128 over 9000 rows: 71), and the small-C step's 64x128 tiles split
-// in waves pad N as much; the 80 x 64 C^T tile pads N to 64 columns and makes more than three
-// times the 128x128 tiles' teams. One H100 (2026-12-07, docs/results/2026-12-07/round49, call 1),
-// `tile: auto`, ms, the rule before -> the 80-row C^T tile (cuBLAS SGEMM): 9000 x 130 x 700 0.114
-// (the small-C step) -> 0.102 (0.084), 9000 x 130 x 1000 0.161 -> 0.135 (0.119), 9000 x 128 x 700
-// 0.072 (128x128 pre-split) -> 0.063 (0.079), 20000 x 129 x 300 0.103 (SIMT 64x64) -> 0.084
-// (0.101), 12000 x 136 x 500 0.087 -> 0.084 (0.084), 6000 x 130 x 700 0.061 -> 0.060 (0.065).
-// Past the bounds it loses: 4000 x 131 x 1500 0.084 -> 0.093, 9000 x 160 x 700 0.104 -> 0.105,
-// 9000 x 258 x 700 0.106 -> 0.150.
+// A tall, thin C (forty-ninth round): N kTallThinMinN-kTallThinMaxN (one or two 64-column tiles
+// and a few columns past them), K kTallThinMinK-kTallThinMaxK, the 80-row C^T tile making at least
+// one team per SM, where the wgmma steps decline: the 80 x 64 C^T tile (wgmma_t80), K split in its
+// waves, in place of the SIMT tiles; and in place of the small-C step's 64x128 wave split
+// (wgmma_pre64_wsplit) from K kTallThinSmallCMinK over at least kTallThinSmallCMinTeams teams per
+// SM. The 128-column tiles there cover C's columns half (N just past 128), the SIMT tiles run at
+// the FMA rate, and the C^T tile pads N to 64 columns in more than three times the 128x128 tiles'
+// teams. One H100, 2026-12-07 (docs/results/2026-12-07/round49, calls 1-2), ms, the rule before ->
+// the C^T tile (cuBLAS SGEMM); in call 1 the rule's run against `tile: auto`'s median of the C^T
+// tile, in call 2 `tile: auto`'s median of the tile before against the rule's run:
+//   - SIMT before: 20000 x 129 x 300 0.103 -> 0.084 (0.101; call 1), 20097 x 127 x 561 0.183 ->
+//     0.108 (0.135), 26700 x 133 x 309 0.164 -> 0.117 (0.152), 25327 x 89 x 573 0.183 -> 0.144
+//     (0.183), 39948 x 67 x 900 0.360 -> 0.272 (0.401); 32614 x 120 x 777 0.218 -> 0.227 (0.197).
+//   - The small-C step before: 9000 x 130 x 700 0.114 -> 0.102 (0.084; call 1) and 0.115 -> 0.105
+//     (0.093), 9000 x 130 x 1000 0.161 -> 0.135 (0.119; call 1) and 0.161 -> 0.139 (0.147), 12000 x
+//     96 x 800 0.126 -> 0.113 (0.098), 12012 x 112 x 815 0.131 -> 0.117 (0.099), 16000 x 72 x 512
+//     0.093 -> 0.087 (0.098), 8000 x 100 x 513 0.054 -> 0.053 (0.069). Under K 512 or over fewer
+//     teams it lost: 4000 x 130 x 600 (150 teams) 0.041 -> 0.058, 5929 x 99 x 458 0.040 -> 0.050,
+//     14081 x 79 x 261 0.053 -> 0.059.
+//   - Not in place of the 128x128 wgmma tiles, where it won and lost about equally: 9000 x 128 x 700
+//     0.074 -> 0.067, 7000 x 136 x 1024 0.093 -> 0.085, but 16460 x 130 x 313 0.072 -> 0.086, 8192 x
+//     128 x 1024 0.071 -> 0.088, 3669 x 131 x 932 0.061 -> 0.070; nor past N 136 (call 1, `tile:
+//     auto`: 9000 x 160 x 700 0.103 -> 0.105, 9000 x 258 x 700 0.104 -> 0.150) or K 1024 (4000 x 131
+//     x 1500 0.084 -> 0.093).
 constexpr long kTallThinMinN = 65, kTallThinMaxN = 136, kTallThinMinK = 256, kTallThinMaxK = 1024;
+constexpr long kTallThinSmallCMinK = 512;
+constexpr double kTallThinSmallCMinTeams = 1.5;
 
-/// The tall-thin C^T step (the comment above); `none` where it declines.
-GpuRuleChoice tall_thin_t80_choice(long m, long n, long k, long sms, std::string* why) {
-  namespace rt = rule_tiles;
-  if (n < kTallThinMinN || n > kTallThinMaxN || k < kTallThinMinK || k > kTallThinMaxK ||
-      tiles_of(rt::kFloatWgmmaT80, m, n) < sms)
-    return GpuRuleChoice::none;
+/// The tall-thin C^T step (the comment above) where the rule would take `c` (none: the SIMT tiles
+/// follow); `c` itself where it declines.
+GpuRuleChoice tall_thin_t80(GpuRuleChoice c, long m, long n, long k, long sms, std::string* why) {
+  const long teams = tiles_of(rule_tiles::kFloatWgmmaT80, m, n);
+  if (n < kTallThinMinN || n > kTallThinMaxN || k < kTallThinMinK || k > kTallThinMaxK || teams < sms) return c;
+  if (c == GpuRuleChoice::wgmma_pre64_wsplit) {
+    if (k < kTallThinSmallCMinK || double(teams) < kTallThinSmallCMinTeams * double(sms)) return c;
+  } else if (c != GpuRuleChoice::none) {
+    return c;
+  }
   return rows_t_chose(true, m, n, k, sms, "3xTF32 on wgmma, a tall thin C: ", why);
 }
 
@@ -1439,17 +1464,18 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
   if (!is_double && sm90a)
     if (const C c = long_k_rows_t_choice(m, n, k, sms, why); c != C::none) return c;
   if (!is_double && sm90a)
-    if (const C c = tall_thin_t80_choice(m, n, k, sms, why); c != C::none) return c;
-  if (!is_double && sm90a)
     if (const C c = wgmma_choice(m, n, k, sms, mem_bandwidth,
                                  operand_aligned_or_copied<float>(m, k, n) && operand_aligned_or_copied<float>(k, n, m),
                                  why);
         c != C::none)
       return one_row_a_in_place(c, m, n, k, sms, why);
   if (!is_double && sm90a)
-    if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none) return c;
+    if (const C c = float_small_waves_choice(m, n, k, sms, why); c != C::none)
+      return tall_thin_t80(c, m, n, k, sms, why);
   if (!is_double && sm90a)
     if (const C c = float_unaligned_c_choice(m, n, k, why); c != C::none) return c;
+  if (!is_double && sm90a)
+    if (const C c = tall_thin_t80(C::none, m, n, k, sms, why); c != C::none) return c;
   if (is_double && tensor_cores) {
     // The deep tiles copy 16-byte chunks with cp.async: each operand's rows
     // 16-byte aligned (N, K even) or copied to aligned ones first, where C

@@ -257,7 +257,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (dmma_small_splitk_deep_el, dmma_mid_wsplit_el; forty-seventh round). Operands copied by the
 /// DMMA bounds alone (under kOperandCopyMinReuse) in a GEMM of at most 2e9 M·N·K, where the rule
 /// would take the 64x64 deep tile or the 96x96 tiles: the 64x64 deep tile copying nothing, reading
-/// them element by element (dmma_small_splitk_deep_el_inplace; forty-eighth round). The SIMT steps ask for no
+/// them element by element (dmma_small_splitk_deep_el_inplace; forty-eighth round). Operands left in
+/// place where the rule would take the register path's 64x64 tile with K whole, K 112-768 and at most
+/// one such tile per SM: that deep tile copying nothing (forty-ninth round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
 /// read them in place elsewhere, as the register-path DMMA tiles do. Which instruction
 /// and K tile each takes is the catalog's; measured against the SIMT
@@ -342,7 +344,10 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// aligned and the in-loop wave split making slices: that wave split reading A in place, no copy
 /// (wgmma_inplace_wsplit_a; forty-eighth round). Float with N not a multiple of 4, K
 /// 33-64 and C under 1e6 cells, where the SIMT steps end at the 64x64 tile: the block-tiled kernel's 64x64x8
-/// tile, 4x4 per thread (basic_small; forty-fifth round).
+/// tile, 4x4 per thread (basic_small; forty-fifth round). Float with `sm90a`, N 65-136, K 256-1024 and
+/// the 80 x 64 C^T tile making at least a team per SM (forty-ninth round): that tile, K split in its
+/// waves (wgmma_t80), where the rule would take the SIMT tiles, or the small-C step's 64x128 wave
+/// split from K 512 over at least 1.5 of those teams per SM.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);
