@@ -1514,8 +1514,8 @@ TEST_CASE("GPU shape rule, few odd tiles over a short K read in place; a tall th
     INFO(m << "x" << n << "x" << k);
     CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el_inplace);
     CHECK(why ==
-          "shape rule: FP64 tensor cores, fewer 64x64 tiles than SMs over a short K: 64x64 tiles at three teams per "
-          "SM, 3 cp.async stages (K in one slice), odd operands read in place, element by element");
+          "shape rule: FP64 tensor cores, at most one 64x64 tile per SM over a short K: 64x64 tiles at three teams "
+          "per SM, 3 cp.async stages (K in one slice), odd operands read in place, element by element");
   }
   // Not under K 112 (100 x 100 x 101, 142 x 97 x 111), over more tiles than SMs (768 x 705 x 253:
   // 144; 1500 x 401 x 601: 168), where the register path splits K in waves (142 x 97 x 768), nor

@@ -1070,8 +1070,8 @@ bool thin_inplace_short(long m, long n, long k) {
 }
 
 // Odd operands left in place (CopyRule::dmma) where the rule takes the register path's 64x64 tile
-// with K whole (dmma_small: no wave split), K kDmmaInPlaceMinK-kDmmaSmallDeepMaxK and fewer 64x64
-// tiles than SMs (forty-ninth round): the 64x64 deep tile reading them in place, element by element,
+// with K whole (dmma_small: no wave split), K kDmmaInPlaceMinK-kDmmaSmallDeepMaxK and at most one
+// 64x64 tile per SM (forty-ninth round): the 64x64 deep tile reading them in place, element by element,
 // copying nothing (dmma_small_splitk_deep_el_inplace). With a team per SM at most, the deep tile's
 // three cp.async stages hide the loads that the register path waits for. One H100, 2026-12-07
 // (docs/results/2026-12-07/round49), `tile: auto` medians, ms, the register path -> the deep tile
@@ -1507,7 +1507,7 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
                    why);
     if (deep_tiles && !deep && c == C::dmma_small && few_tiles_inplace_short(m, n, k, sms))
       return chose(C::dmma_small_splitk_deep_el_inplace,
-                   std::string("FP64 tensor cores, fewer 64x64 tiles than SMs over a short K: 64x64 tiles at three "
+                   std::string("FP64 tensor cores, at most one 64x64 tile per SM over a short K: 64x64 tiles at three "
                                "teams per SM, 3 cp.async stages (K in one slice), odd operands read in place, element "
                                "by element"),
                    why);
