@@ -316,6 +316,9 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
   const std::string kDeep = "shape rule: FP64 tensor cores, 128x64x16 tiles, 3 cp.async stages";
   const std::string kDeepK8 = "shape rule: FP64 tensor cores, 128x64x16 tiles on m16n8k8, 3 cp.async stages: K <= 128";
   const std::string kDeepSplit = "shape rule: FP64 tensor cores, few 64x64 tiles: K split by 1024, 3 cp.async stages";
+  const std::string kThinCopiesInPlace =
+      "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K split by 1024), odd "
+      "operands read in place, element by element (copies reused along at most 320 rows or columns)";
   const std::string kDeepOneSlice =
       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (K in one slice)";
   const std::string kDeepBigSplit =
@@ -459,9 +462,12 @@ TEST_CASE("GPU shape rule with the deep DMMA tiles: any N and K, m16n8k8 for sho
        "shape rule: FP64 tensor cores, a thin C over a long K: 96x96 tiles, K split into 3 slices filling the "
        "waves, 4 cp.async stages, operands the copy bounds leave in place read in place, their unaligned rows "
        "element by element"},
-      {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      // From 193 the deep tile; along at most 320 (fifty-first round) it reads the operand in place.
+      {true, 193, 4097, 4096, 132, C::dmma_small_splitk_deep_el_inplace, kThinCopiesInPlace},
       {true, 4097, 192, 4097, 132, C::dmma_small_splitk, kDmmaSplit},
-      {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep, kDeepSplit},
+      {true, 4097, 193, 4097, 132, C::dmma_small_splitk_deep_el_inplace, kThinCopiesInPlace},
+      {true, 4097, 321, 4097, 132, C::dmma_small_deep,
+       "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages"},
       {true, 1023, 4097, 119, 132, C::dmma_big, kDmmaBig},  // 4.99e8 M·N·K
       {true, 1023, 4097, 4096, 132, C::dmma_deep, kDeep},
       {true, 96, 98, 500000, 132, C::dmma_small_splitk_deep, kDeepSplit},  // 96x96 tiles: more cells
@@ -911,12 +917,15 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
   CHECK(mmapp::gpu_shape_rule(true, 5000, 50, 2000, 132, nullptr, false) == C::small_splitk);
   // A thin C past 1024 rows (columns) whose operands the in-loop tile would read in place (K or N
   // not a multiple of 4, C reusing the operand too little for a copy): the pre-split tile's wave
-  // split (thirty-first round); with aligned rows (K 7928) the in-loop tile as before; at most 1024
-  // rows and columns (68 x 213 x 15525) or K under 1024 the small-C step as before.
-  CHECK(h200(6422, 79, 7926, true, &why) == C::wgmma_wsplit);
-  CHECK(why == "shape rule: 3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): K split "
-               "into 5 slices filling the waves");
-  CHECK(h200(2730, 85, 3871, true) == C::wgmma_wsplit);
+  // split (thirty-first round), but in one column of tiles (N <= 128) the in-loop wave split reading
+  // them in place (fifty-first round); with aligned rows (K 7928) the in-loop tile as before; at
+  // most 1024 rows and columns (68 x 213 x 15525) or K under 1024 the small-C step as before.
+  CHECK(h200(6422, 79, 7926, true, &why) == C::wgmma_inplace_wsplit_a);
+  CHECK(why ==
+        "shape rule: 3xTF32 on wgmma, 128x128 tiles: K split into 5 slices filling the waves, operands split "
+        "in the K loop, unaligned rows read in place (one column of tiles)");
+  CHECK(h200(2730, 85, 3871, true) == C::wgmma_inplace_wsplit_a);
+  CHECK(h200(6422, 129, 7926, true) != C::wgmma_inplace_wsplit_a);
   // M in one row of the 128-row tiles (thirty-second round): the in-loop wave split, reading the
   // operands in place; one column of tiles (N <= 128), the pre-split tile; from 129 rows (two rows
   // of tiles) the thin step's pre-split tile.
@@ -974,7 +983,7 @@ TEST_CASE("GPU shape rule with wgmma: float takes 3xTF32 on wgmma where it measu
                "split in the K loop (one row of tiles: the pass would transpose B for one use)");
   CHECK(h200(97, 18413, 65127, true, &why) == C::wgmma_splitk_inplace);
   CHECK(h200(129, 2730, 3871, true) == C::wgmma_wsplit);
-  CHECK(h200(6422, 65, 7926, true) == C::wgmma_wsplit);
+  CHECK(h200(6422, 65, 7926, true) == C::wgmma_inplace_wsplit_a);
   CHECK(h200(6422, 80, 7928, true) == C::wgmma_inplace_wsplit);
   // A small C over a long K (forty-fourth round): M 65-288, N to 1024, K from 15000, the 128x128
   // tiles under half used: the C^T tile that pads M less (80 rows on a tie), K split in waves;
@@ -1379,8 +1388,8 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   // tiles' steps apply as to even K and N: where the 128x64 tile would split, the split 64x64 deep
   // tile, or the ws 128x128 tile past a wave of its tiles filled to 0.84 (kDmmaWsSplitMinUse), its
   // last wave split in K where tail_split_plan splits it (thirty-fourth round).
-  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{
-           {1500, 1000, 4567}, {1999, 777, 4567}, {1999, 777, 16001}, {3000, 500, 4567}, {6000, 300, 16001}}) {
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{1500, 1000, 4567}, {1999, 777, 4567}, {1999, 777, 16001}, {3000, 500, 4567}}) {
     INFO(m << "x" << n << "x" << k);
     CHECK(h200_double(m, n, k) == C::dmma_small_splitk_deep);
     CHECK(h200_double(m, n, k) == h200_double(m, n + 1, k + 1));  // as with both even
@@ -1405,7 +1414,7 @@ TEST_CASE("GPU shape rule, double with odd K or N reused along 193-1023 rows or 
   CHECK(h200_double(6000, 777, 1000) == C::dmma_deep_ws_tail);
   // The copy's bounds: along 192 columns, or under 5e8 M·N·K, A stays in place (the register path).
   CHECK(h200_double(4097, 192, 4097) == C::dmma_small_splitk);
-  CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep);
+  CHECK(h200_double(4097, 193, 4097) == C::dmma_small_splitk_deep_el_inplace);  // fifty-first round
   CHECK(h200_double(701, 703, 999) == C::dmma_small_reg_wsplit);
   CHECK(h200_double(1001, 1003, 999) == C::dmma_small_splitk_deep_el_inplace);
   // Left in place, K 112-768, 64x64 tiles in one wave of three per SM (396) but more than one of two
@@ -1495,6 +1504,67 @@ TEST_CASE("GPU shape rule, operands the tiles would copy, read in place where th
     CHECK(h200_float(m, n, k) != C::none);
   }
   CHECK(h200_float(110, 6000, 1029, nullptr, false) != C::wgmma_inplace_wsplit_a);
+}
+
+TEST_CASE("GPU shape rule, copies reused along few rows or columns, and one column of float tiles: read in place",
+          "[rule]") {
+  // Double (fifty-first round): past 2e9 M·N·K, every operand the DMMA bounds alone copy reused along
+  // at most 320 rows or columns (A along N, B along M), whatever tile the rule took: the 64x64 deep
+  // tile copying nothing (dmma_copies_thin).
+  std::string why;
+  const std::string head = "shape rule: FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (";
+  const std::string tail =
+      "), odd operands read in place, element by element (copies reused along at most 320 rows "
+      "or columns)";
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{3707, 194, 7611},
+                                                                {194, 3707, 7611},
+                                                                {2000, 200, 9999},
+                                                                {300, 8191, 4096},
+                                                                {256, 8191, 8192},
+                                                                {200, 5001, 6000},
+                                                                {6000, 300, 16001},
+                                                                {4097, 320, 4097}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k, &why) == C::dmma_small_splitk_deep_el_inplace);
+    CHECK(why == head + "K split by 1024" + tail);
+  }
+  CHECK(h200_double(20000, 300, 999, &why) == C::dmma_small_splitk_deep_el_inplace);  // the ws tile before
+  CHECK(why == head + "K in one slice" + tail);
+  // Not along 321 (4097 x 321 x 4097), with K and N even (nothing copied: 3707 x 194 x 7612), with
+  // a copy by the tiles' own bound beside one along 194 but no copy by the DMMA bounds alone (194
+  // x 3708 x 7611: A along 3708 columns, B aligned), at 2e9 M·N·K or less where the rule takes
+  // the deep wave split (306 x 335 x 5024), nor without the deep tiles.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{4097, 321, 4097}, {3707, 194, 7612}, {194, 3708, 7611}, {306, 335, 5024}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_double(m, n, k) != C::dmma_small_splitk_deep_el_inplace);
+  }
+  CHECK(mmapp::gpu_shape_rule(true, 3707, 194, 7611, 132, nullptr, true, false, true, 4.8e12) !=
+        C::dmma_small_splitk_deep_el_inplace);
+
+  // Float (fifty-first round): one column of 128x128 tiles (N <= 128) past 1024 rows, rows not
+  // 16-byte aligned (K or N not a multiple of 4), where the wgmma step took the pre-split tile's
+  // wave split: the in-loop wave split reading them in place (WgmmaInPlace). (From 512 rows N 128
+  // is the pre-split step's, wgmma_presplit_choice.)
+  for (const auto& [m, n, k] : std::vector<std::array<long, 3>>{{8000, 65, 15525},
+                                                                {6422, 80, 9001},
+                                                                {4000, 100, 7926},
+                                                                {1500, 79, 3871},
+                                                                {4000, 65, 2047},
+                                                                {2000, 127, 3001}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k, &why) == C::wgmma_inplace_wsplit_a);
+    CHECK(why.find("operands split in the K loop, unaligned rows read in place (one column of tiles)") !=
+          std::string::npos);
+  }
+  // Not past one column of tiles (N 129), with aligned rows (K 7928), at most 1024 rows (1000 x 100
+  // x 7926: the small-C step), nor without sm_90a.
+  for (const auto& [m, n, k] :
+       std::vector<std::array<long, 3>>{{6422, 129, 7926}, {6422, 80, 7928}, {1000, 100, 7926}}) {
+    INFO(m << "x" << n << "x" << k);
+    CHECK(h200_float(m, n, k) != C::wgmma_inplace_wsplit_a);
+  }
+  CHECK(h200_float(8000, 65, 15525, nullptr, false) != C::wgmma_inplace_wsplit_a);
 }
 
 TEST_CASE("GPU shape rule, few odd tiles over a short K read in place; a tall thin float C on the 80 x 64 C^T tile",

@@ -864,6 +864,22 @@ constexpr long kWgmmaThinPresplitMinK = 1024;
 constexpr long kOneRowCopyMaxN = 7000;
 constexpr long kOneRowCopyMaxK = 1536;
 
+// Float, C of one column of 128x128 tiles (N <= 128; from M 512, N under 128: N 128 is
+// wgmma_presplit_choice's) whose operands the in-loop tile would read unaligned (rows not 16-byte
+// aligned, too little reuse for a copy), where the wgmma step took the pre-split tile's wave split:
+// the in-loop wave split reading them in place (WgmmaInPlace), where that split makes slices. The
+// pass reads A and writes its two parts, which the GEMM reads once each (one column of tiles):
+// five passes over A against one. One H100, 2026-12-07 (docs/performance.md, "Tensor cores,
+// fifty-first round"), `tile: auto` found this tile or its plain form fastest on 8000 x 65 x 15525
+// (74.0 -> 125.1% of cuBLAS SGEMM), 4000 x 100 x 7926 and 6422 x 80 x 9001; then the 12 audit shapes
+// the step moves, the same run, ms, the pre-split tile (forced) -> this tile (cuBLAS SGEMM): 8000 x
+// 65 x 15525 1.009 -> 0.595 (0.744), 6422 x 80 x 9001 0.486 -> 0.310 (0.363), 6422 x 79 x 7926 0.431
+// -> 0.278 (0.327), 4000 x 100 x 7926 0.282 -> 0.177 (0.224), 2730 x 85 x 3871 0.113 -> 0.080
+// (0.112), 1500 x 100 x 2047 0.047 -> 0.043 (0.046): faster on all 12, by 1.09-1.70x. Not measured
+// on an H200, where the pass costs less (the rule before ran these shapes at 94-129% of cuBLAS
+// SGEMM in the forty-eighth round's audits).
+constexpr long kOneColumnInPlace = 128;
+
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
 /// (efficiency kThinMinEfficiency) and the
@@ -945,6 +961,16 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   // in-loop split (one_row).
   if (!inplace_ok && (std::max(m, n) <= kFloatSmallWavesMaxMn || k < kWgmmaThinPresplitMinK)) return C::none;
   if (one_row && !inplace_ok) return one_row_inloop();
+  // One column of tiles (N <= 128): the wave split reading the unaligned operands in place
+  // (kOneColumnInPlace's comment).
+  if (!inplace_ok && n <= kOneColumnInPlace) {
+    const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+    if (slices > 1)
+      return chose(C::wgmma_inplace_wsplit_a,
+                   "3xTF32 on wgmma, 128x128 tiles: " + waves_split_text(slices) +
+                       ", operands split in the K loop, unaligned rows read in place (one column of tiles)",
+                   why);
+  }
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
@@ -1128,6 +1154,34 @@ constexpr const char* kInPlaceElemText =
 // 0.088 (0.070); none of the 15 slower. Not for the deep wave split (dmma_small_wsplit: 600 x 1001 x
 // 1001), whose form copying nothing the catalog lacks.
 constexpr double kDmmaElInPlaceMaxWork = 2e9;
+
+// Past kDmmaElInPlaceMaxWork the same where every operand the DMMA bounds alone copy is reused along
+// at most kDmmaElInPlaceMaxReuse rows or columns of C (five 64-wide tiles or fewer), whatever tile
+// the rule would take: the copy reads and writes that operand once more, against the GEMM's one read
+// per tile row or column of C, and so weighs most there. One H100, 2026-12-07 (docs/performance.md,
+// "Tensor cores, fifty-first round"): `tile: auto` took this tile on 3707 x 194 x 7611, 194 x 3707 x
+// 7611, 2000 x 200 x 9999, 300 x 8191 x 4096, 256 x 8191 x 8192 and 200 x 5001 x 6000; then the 12
+// audit shapes the step moves, the same run, ms, the tile before (forced) -> this tile (cuBLAS
+// DGEMM): 200 x 5001 x 6000 0.552 -> 0.400 (0.372), 256 x 8191 x 8192 (128x64) 1.095 -> 0.825
+// (0.789), 300 x 8191 x 4096 (64x64, K whole) 0.674 -> 0.537 (0.480), 3707 x 194 x 7611 0.538 ->
+// 0.457 (0.376), 194 x 3707 x 7611 0.531 -> 0.449 (0.377), 2000 x 200 x 9999 0.367 -> 0.315 (0.263),
+// 2500 x 300 x 5001 0.311 -> 0.264 (0.272), 6000 x 300 x 16001 2.243 -> 2.076 (2.410), 20000 x 300 x
+// 999 (ws 128x128) 0.487 -> 0.466 (0.471), 1638 x 315 x 4235 0.187 -> 0.183 (0.154); 2% slower on
+// 5069 x 239 x 5331 (0.530 -> 0.540) and 8000 x 256 x 4095 (128x64, 0.564 -> 0.575). Along 900 rows
+// and columns the copy pays (900 x 901 x 9001 above). Not measured on an H200, whose bandwidth
+// makes the copy cheaper.
+constexpr long kDmmaElInPlaceMaxReuse = 320;
+
+/// Whether the operands of an m x n x k double GEMM that the DMMA bounds alone copy (operand_copied
+/// by CopyRule::dmma, not by the tiles' bounds) are each reused along at most kDmmaElInPlaceMaxReuse
+/// rows or columns of C (A along N, B along M); false where there is no such operand.
+bool dmma_copies_thin(long m, long n, long k) {
+  const auto dmma_only = [](long rows, long cols, long reuse) {
+    return operand_copied<double, CopyRule::dmma>(rows, cols, reuse) && !operand_copied<double>(rows, cols, reuse);
+  };
+  const bool a = dmma_only(m, k, n), b = dmma_only(k, n, m);
+  return (a || b) && (!a || n <= kDmmaElInPlaceMaxReuse) && (!b || m <= kDmmaElInPlaceMaxReuse);
+}
 
 /// The double tensor-core steps of gpu_shape_rule (its comment) on `sms` SMs: `deep_tiles` and
 /// `sm90a` as there; `deep`: A and B are aligned or copied (the cp.async tiles may run).
@@ -1517,14 +1571,21 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
         !(operand_aligned_or_copied<double>(m, k, n) && operand_aligned_or_copied<double>(k, n, m));
     // Where the copies' launches weigh, neither: the 64x64 deep tile copying nothing
     // (kDmmaElInPlaceMaxWork's comment).
-    if (deep && below_tiles_bound && double(m) * double(n) * double(k) <= kDmmaElInPlaceMaxWork &&
-        (c == C::dmma_small_splitk_deep || c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
-      return chose(C::dmma_small_splitk_deep_el_inplace,
-                   std::string("FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (") +
-                       (splitk_slices(m, n, k, rt::kDoubleMmaSmallSplitK.split_kc, elem) > 1 ? "K split by 1024"
-                                                                                             : "K in one slice") +
-                       "), odd operands read in place, element by element (a GEMM too small for their copies)",
-                   why);
+    const double work = double(m) * double(n) * double(k);
+    const bool small_gemm = work <= kDmmaElInPlaceMaxWork &&
+                            (c == C::dmma_small_splitk_deep || c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit);
+    // Past that work, copies reused along few rows or columns (kDmmaElInPlaceMaxReuse's comment).
+    const bool thin_copies = work > kDmmaElInPlaceMaxWork && dmma_copies_thin(m, n, k);
+    if (deep && below_tiles_bound && (small_gemm || thin_copies))
+      return chose(
+          C::dmma_small_splitk_deep_el_inplace,
+          std::string("FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (") +
+              (splitk_slices(m, n, k, rt::kDoubleMmaSmallSplitK.split_kc, elem) > 1 ? "K split by 1024"
+                                                                                    : "K in one slice") +
+              "), odd operands read in place, element by element (" +
+              (small_gemm ? "a GEMM too small for their copies" : "copies reused along at most 320 rows or columns") +
+              ")",
+          why);
     if (deep && below_tiles_bound && (c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
       return dmma_choice(m, n, k, sms, deep_tiles, false, sm90a, why);
     return c;

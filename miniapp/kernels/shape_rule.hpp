@@ -257,7 +257,9 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (dmma_small_splitk_deep_el, dmma_mid_wsplit_el; forty-seventh round). Operands copied by the
 /// DMMA bounds alone (under kOperandCopyMinReuse) in a GEMM of at most 2e9 M·N·K, where the rule
 /// would take the 64x64 deep tile or the 96x96 tiles: the 64x64 deep tile copying nothing, reading
-/// them element by element (dmma_small_splitk_deep_el_inplace; forty-eighth round). Operands left in
+/// them element by element (dmma_small_splitk_deep_el_inplace; forty-eighth round); past 2e9 the
+/// same tile wherever each operand so copied is reused along at most 320 rows or columns of C,
+/// whatever tile the rule would take (fifty-first round, one H100). Operands left in
 /// place where the rule would take the register path's 64x64 tile with K whole, K 112-768 and at most
 /// one such tile per SM: that deep tile copying nothing (forty-ninth round). The SIMT steps ask for no
 /// alignment: the SIMT tiles copy such operands where the copy pays and
@@ -333,21 +335,21 @@ inline constexpr long kFloatWgmmaRowsNTeamsPerSm = 2;
 /// (wgmma_t80) and of 96 to M 96 (wgmma_t96), past that the in-loop 128x128 tile
 /// (wgmma_inplace_wsplit or wgmma_splitk_inplace); K >= 1024, the 80-row C^T tile to M 80 and the
 /// 96-row one to M 96 (fortieth round); the C^T tiles read an A of unaligned rows (K not a multiple of 4)
-/// in place, never copying it (forty-seventh round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to 1024, K
-/// from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads M
-/// less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves. Float C of 65-128 rows
-/// with K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop
-/// 128x128 tile, but for A copied first (K not a multiple of 4) over at most 7000 columns with K under 1536
-/// (forty-fifth round); that in-loop tile with K whole where the wave split leaves K whole and the split by
-/// 1024 is estimated slower (waves x (slice + kSplitTeamOverheadK)). Where the wgmma steps take a tile
-/// for such a C (65-128 rows, K >= 1024) with A copied first (K not a multiple of 4, N >= 1024), B
-/// aligned and the in-loop wave split making slices: that wave split reading A in place, no copy
-/// (wgmma_inplace_wsplit_a; forty-eighth round). Float with N not a multiple of 4, K
-/// 33-64 and C under 1e6 cells, where the SIMT steps end at the 64x64 tile: the block-tiled kernel's 64x64x8
-/// tile, 4x4 per thread (basic_small; forty-fifth round). Float with `sm90a`, N 65-136, K 256-1024 and
-/// the 80 x 64 C^T tile making at least a team per SM (forty-ninth round): that tile, K split in its
-/// waves (wgmma_t80), where the rule would take the SIMT tiles, or the small-C step's 64x128 wave
-/// split from K 512 over at least 1.5 of those teams per SM.
+/// in place, never copying it (forty-seventh round). Then (forty-fourth round), float with `sm90a`, M 65-288, N to
+/// 1024, K from 15000 and the 128x128 tiles covering C to less than half: the C^T tile of 80 or 96 rows, whichever pads
+/// M less (where its use of M is at least 1.2 times the 128-row tile's), K split in waves. Float C of 65-128 rows with
+/// K >= 1024 where the thin step above would take the pre-split tile (forty-first round): the in-loop 128x128 tile, but
+/// for A copied first (K not a multiple of 4) over at most 7000 columns with K under 1536 (forty-fifth round); that
+/// in-loop tile with K whole where the wave split leaves K whole and the split by 1024 is estimated slower (waves x
+/// (slice + kSplitTeamOverheadK)). Where the wgmma steps take a tile for such a C (65-128 rows, K >= 1024) with A
+/// copied first (K not a multiple of 4, N >= 1024), B aligned and the in-loop wave split making slices: that wave split
+/// reading A in place, no copy (wgmma_inplace_wsplit_a; forty-eighth round); and where the wgmma step would take the
+/// pre-split tile's wave split for rows not 16-byte aligned over one column of tiles (N <= 128), that wave split
+/// reading them in place too (fifty-first round, one H100). Float with N not a multiple of 4, K 33-64 and C under 1e6
+/// cells, where the SIMT steps end at the 64x64 tile: the block-tiled kernel's 64x64x8 tile, 4x4 per thread
+/// (basic_small; forty-fifth round). Float with `sm90a`, N 65-136, K 256-1024 and the 80 x 64 C^T tile making at least
+/// a team per SM (forty-ninth round): that tile, K split in its waves (wgmma_t80), where the rule would take the SIMT
+/// tiles, or the small-C step's 64x128 wave split from K 512 over at least 1.5 of those teams per SM.
 GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_count, std::string* why,
                              bool tensor_cores = false, bool deep_tiles = false, bool sm90a = false,
                              double mem_bandwidth = 0.0);

@@ -305,7 +305,9 @@ using DoubleMma16k8Cp4Deep96WavesEl = ElemChunks<DoubleMma16k8Cp4Deep96Waves>;
 /// bounds (CopyRule::dmma), where the copies' launches weigh (1001^3: 0.095 ms, 72% of cuBLAS DGEMM,
 /// against 0.066 at 1000^3; forty-seventh round). The rule's dmma_small_splitk_deep_el_inplace in
 /// GEMMs up to 2e9 M·N·K since the forty-eighth round (1001^3 0.097 -> 0.089 ms; shape_rule.cpp,
-/// kDmmaElInPlaceMaxWork).
+/// kDmmaElInPlaceMaxWork), and past it where those copies are reused along at most 320 rows or
+/// columns since the fifty-first round (one H100: 200 x 5001 x 6000 0.552 -> 0.400 ms;
+/// kDmmaElInPlaceMaxReuse).
 using DoubleMma16k8Cp3SmallDeepSplitKLb3ElInPlace = ElemChunks<DoubleMma16k8Cp3SmallDeepSplitKLb3, false>;
 /// 3xTF32 register path with two scratch stages (one barrier per K tile)
 /// at BK = 16, past 48 KiB with both parts (kGpuOptinScratch): 64x128x16 in
@@ -330,7 +332,9 @@ using FloatWgmmaWaves = WaveSplit<GpuWgmmaTile<128, 128, 1, 256>>;
 /// rule took the pre-split tile at 82% of cuBLAS SGEMM (110 x 6000 x 1029, 128 x 6000 x 1025;
 /// forty-seventh round) and the plain tile, copying A, lost 16 us to one more K element (90 x 6000 x
 /// 1024 0.062 ms, 1025 0.078). Since the forty-eighth round (110 x 6000 x 1029 0.073 -> 0.070 ms;
-/// shape_rule.cpp, one_row_a_in_place).
+/// shape_rule.cpp, one_row_a_in_place); and on C of one column of those tiles (N <= 128) with
+/// unaligned rows, where the rule took the pre-split tile's wave split (fifty-first round, one H100:
+/// 8000 x 65 x 15525 1.009 -> 0.595 ms; shape_rule.cpp, kOneColumnInPlace).
 using FloatWgmmaWavesInPlace = WgmmaInPlace<FloatWgmmaWaves>;
 /// Ladder: the in-loop split tile with its partial last (or lone) wave
 /// streamed (WgmmaStreamK, stream_k.hpp), so that every SM takes the same
