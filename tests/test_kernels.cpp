@@ -429,7 +429,9 @@ void check_gpu_shape_rule() {
       // the SIMT small tile, K split into the slices that fill its waves.
       CHECK(tag(float(0), 2000, 100, 1000) == "64x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit128");
       CHECK(tag(float(0), 5000, 50, 2000) == "64x64x16/4x8 w32x32 2st vec lb4 wsplit256");
-      CHECK(tag(float(0), 6422, 79, 7926) == "128x128x32/64x128 3xtf32 wgmma w64x128 3st pre lb1 sw8 wsplit256");
+      // One column of 128x128 tiles with unaligned rows (K 7926): the in-loop wave split reading them
+      // in place, not the pre-split tile (fifty-first round).
+      CHECK(tag(float(0), 6422, 79, 7926) == "128x128x32/64x128 3xtf32 wgmma w64x128 lb1 sw8 wsplit256 inplace");
       // C of 65-96 rows against more than 1024 columns (thirty-ninth round): the C^T tiles, in their
       // forms that read an unaligned A in place (forty-seventh round).
       CHECK(tag(float(0), 70, 6000, 20000) == "80x64x32/80x64 3xtf32 wgmma t80x64 lb2 sw8 wsplit256 inplace");
