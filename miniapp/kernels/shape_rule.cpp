@@ -880,6 +880,22 @@ constexpr long kOneRowCopyMaxK = 1536;
 // SGEMM in the forty-eighth round's audits).
 constexpr long kOneColumnInPlace = 128;
 
+namespace {
+
+/// The in-loop 128x128 wave split reading unaligned rows in place (wgmma_inplace_wsplit_a) for an m x
+/// n x k float GEMM on `sms` SMs, its reason ending in `unaligned` (which rows, where); none, `why`
+/// untouched, where that split makes one slice. Taken by one_row_a_in_place and kOneColumnInPlace's step.
+GpuRuleChoice inplace_wsplit_a(long m, long n, long k, long sms, const char* unaligned, std::string* why) {
+  const int slices = rule_split(rule_tiles::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
+  if (slices <= 1) return GpuRuleChoice::none;
+  return chose(
+      GpuRuleChoice::wgmma_inplace_wsplit_a,
+      "3xTF32 on wgmma, 128x128 tiles: " + waves_split_text(slices) + ", operands split in the K loop, " + unaligned,
+      why);
+}
+
+}  // namespace
+
 /// The wgmma step of gpu_shape_rule (its comment): wgmma_presplit_choice's where M >= 512 and N >=
 /// 128; where M < 512, N >= 128 and K >= kWgmmaThinMinK, presplit_best's tile where presplit_allowed
 /// (efficiency kThinMinEfficiency) and the
@@ -963,14 +979,10 @@ GpuRuleChoice wgmma_choice(long m, long n, long k, long sms, double mem_bandwidt
   if (one_row && !inplace_ok) return one_row_inloop();
   // One column of tiles (N <= 128): the wave split reading the unaligned operands in place
   // (kOneColumnInPlace's comment).
-  if (!inplace_ok && n <= kOneColumnInPlace) {
-    const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
-    if (slices > 1)
-      return chose(C::wgmma_inplace_wsplit_a,
-                   "3xTF32 on wgmma, 128x128 tiles: " + waves_split_text(slices) +
-                       ", operands split in the K loop, unaligned rows read in place (one column of tiles)",
-                   why);
-  }
+  if (!inplace_ok && n <= kOneColumnInPlace)
+    if (const C c = inplace_wsplit_a(m, n, k, sms, "unaligned rows read in place (one column of tiles)", why);
+        c != C::none)
+      return c;
   if (!inplace_ok)
     return chose(C::wgmma_wsplit,
                  "3xTF32 on wgmma, 128x128 tiles, operands split once (rows not 16-byte aligned): " +
@@ -1008,12 +1020,8 @@ GpuRuleChoice one_row_a_in_place(GpuRuleChoice c, long m, long n, long k, long s
   const bool one_row = m > rt::kFloatWgmma.bm / 2 && m <= rt::kFloatWgmma.bm && k >= kWgmmaThinPresplitMinK;
   if (c == GpuRuleChoice::none || !one_row || !operand_copied<float>(m, k, n) || n % detail::Chunk16<float>::width != 0)
     return c;
-  const int slices = rule_split(rt::kFloatWgmmaInloopWaves, m, n, k, sizeof(float), sms).slices;
-  if (slices <= 1) return c;
-  return chose(GpuRuleChoice::wgmma_inplace_wsplit_a,
-               "3xTF32 on wgmma, 128x128 tiles: " + waves_split_text(slices) +
-                   ", operands split in the K loop, A's unaligned rows read in place (one row of tiles)",
-               why);
+  const GpuRuleChoice a = inplace_wsplit_a(m, n, k, sms, "A's unaligned rows read in place (one row of tiles)", why);
+  return a == GpuRuleChoice::none ? c : a;
 }
 
 // Whether odd operands that the copy bounds leave in place (CopyRule::dmma), K 112-768 (one slice),
@@ -1577,15 +1585,16 @@ GpuRuleChoice gpu_shape_rule(bool is_double, long m, long n, long k, long sm_cou
     // Past that work, copies reused along few rows or columns (kDmmaElInPlaceMaxReuse's comment).
     const bool thin_copies = work > kDmmaElInPlaceMaxWork && dmma_copies_thin(m, n, k);
     if (deep && below_tiles_bound && (small_gemm || thin_copies))
-      return chose(
-          C::dmma_small_splitk_deep_el_inplace,
-          std::string("FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (") +
-              (splitk_slices(m, n, k, rt::kDoubleMmaSmallSplitK.split_kc, elem) > 1 ? "K split by 1024"
-                                                                                    : "K in one slice") +
-              "), odd operands read in place, element by element (" +
-              (small_gemm ? "a GEMM too small for their copies" : "copies reused along at most 320 rows or columns") +
-              ")",
-          why);
+      return chose(C::dmma_small_splitk_deep_el_inplace,
+                   std::string("FP64 tensor cores, 64x64 tiles at three teams per SM, 3 cp.async stages (") +
+                       (splitk_slices(m, n, k, rt::kDoubleMmaSmallSplitK.split_kc, elem) > 1 ? "K split by 1024"
+                                                                                             : "K in one slice") +
+                       "), odd operands read in place, element by element (" +
+                       (small_gemm ? std::string("a GEMM too small for their copies")
+                                   : "copies reused along at most " + std::to_string(kDmmaElInPlaceMaxReuse) +
+                                         " rows or columns") +
+                       ")",
+                   why);
     if (deep && below_tiles_bound && (c == C::dmma_mid_splitk_deep || c == C::dmma_mid_wsplit))
       return dmma_choice(m, n, k, sms, deep_tiles, false, sm90a, why);
     return c;
